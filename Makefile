@@ -1,0 +1,37 @@
+# Set up once with `make setup`; every other target sets up first if needed.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.setup-stamp
+JOBS   ?= auto
+
+.PHONY: setup test lint demo bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## Run the whole test suite (what CI runs).
+test: setup
+	$(BIN)/python -m pytest -n $(JOBS) tests
+
+## ruff + mypy.
+lint: setup
+	$(BIN)/ruff check referee bots tests benchmarks
+	$(BIN)/ruff format --check referee bots tests benchmarks
+	$(BIN)/mypy
+
+## A real round-robin tournament of the bundled bots at Manila.
+demo: setup
+	$(BIN)/referee tournament tournaments/manila.toml --out runs/manila-demo --concurrency 2
+
+## Engine and referee benchmarks (not tests).
+bench: setup
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""The smallest complete bot: plays any game by picking a random entry of `legal`.
+
+Standard library only; copy it to start your own bot.  Protocol (JSON Lines on
+stdin/stdout): answer `start` with `ready`, answer every `act` with an `action`
+message echoing its `id`, and exit after `end`.  See docs/protocol.md.
+
+Usage: random_bot.py [--seed N]
+"""
+
+import json
+import random
+import sys
+
+
+def main() -> None:
+    seed = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else None
+    rng = random.Random(seed)
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "start":
+            reply = {"type": "ready", "name": "random", "version": "1"}
+        elif kind == "act":
+            reply = {"type": "action", "id": message["id"], "index": rng.randrange(len(message["legal"]))}
+        elif kind == "end":
+            return
+        else:
+            continue  # unknown message types are ignored, as the protocol requires
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
