@@ -1,0 +1,401 @@
+"""Run one match: bots, engine, clock, verdicts, forfeit policy, record.
+
+:func:`run_match` is a coroutine, so one process can run many matches at once.  The
+referee owns all randomness: chance outcomes come from an RNG derived from the match
+seed and are written to the record; the fallback moves of forfeited seats come from
+a second RNG derived from the same seed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from referee import __version__
+from referee.bot import BotFault, BotLimits, BotProcess, BotSpec, spawn_all
+from referee.engine import CHANCE, TERMINAL, Game, GameError, IllegalAction, State
+from referee.protocol import (
+    PROTOCOL_VERSION,
+    Act,
+    End,
+    MatchResult,
+    MoveClock,
+    Start,
+    StartClock,
+    Verdict,
+)
+from referee.record import (
+    FORMAT,
+    ChanceLine,
+    FaultLine,
+    Header,
+    MoveLine,
+    RecordWriter,
+    ResultLine,
+    SeatInfo,
+)
+
+
+@dataclass
+class Clock:
+    """Clock settings in milliseconds: start-up answer, per move, and time bank."""
+
+    startup_ms: int = 10_000
+    move_ms: int = 1_000
+    bank_ms: int = 0
+
+
+@dataclass
+class SeatOutcome:
+    """What happened to one seat: verdict, fault detail and ply, timing."""
+
+    name: str
+    verdict: Verdict = "ok"
+    detail: str = ""
+    fault_ply: int | None = None
+    moves: int = 0
+    total_ms: float = 0.0
+    max_ms: float = 0.0
+    unsolicited_lines: int = 0
+    stderr_dropped: int = 0
+    bot_name: str | None = None
+
+
+@dataclass
+class MatchOutcome:
+    """The result of :func:`run_match`."""
+
+    match: str
+    game: str
+    seed: int
+    scores: list[float]
+    ranks: list[int]
+    seats: list[SeatOutcome]
+    plies: int
+    reason: str = "finished"
+    record: Path | None = None
+
+    @property
+    def verdicts(self) -> list[Verdict]:
+        return [s.verdict for s in self.seats]
+
+
+def derive_seed(seed: int, purpose: str) -> int:
+    """A 64-bit seed for ``purpose`` derived from ``seed`` (SHA-256, stable across runs)."""
+    digest = hashlib.sha256(f"{seed}:{purpose}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def final_ranks(engine_ranks: Sequence[int], fault_plies: Sequence[int | None]) -> list[int]:
+    """Ranks after the forfeit policy: every faulted seat ranks below every clean seat.
+
+    Clean seats keep the engine's order; faulted seats are ordered by when they
+    faulted (earlier fault ranks lower); equal keys share a rank (1 = best).
+    """
+    keys = [
+        (0, rank) if ply is None else (1, -ply)
+        for rank, ply in zip(engine_ranks, fault_plies, strict=True)
+    ]
+    return [1 + sum(1 for other in keys if other < key) for key in keys]
+
+
+class _Seat:
+    """Referee-side state of one seat during a match."""
+
+    def __init__(self, outcome: SeatOutcome, bot: BotProcess | None, bank_ms: int) -> None:
+        self.outcome = outcome
+        self.bot = bot
+        self.bank_ms = float(bank_ms)
+        self.events: list[Any] = []
+
+    @property
+    def live(self) -> bool:
+        return self.bot is not None and self.outcome.verdict == "ok"
+
+
+EventHook = Callable[[str, dict[str, Any]], None]
+
+
+async def run_match(
+    game: Game,
+    bots: Sequence[BotSpec],
+    *,
+    seed: int,
+    options: Any = None,
+    clock: Clock | None = None,
+    match_id: str = "match",
+    record_path: Path | None = None,
+    log_dir: Path | None = None,
+    limits: BotLimits | None = None,
+    fsync: bool = True,
+) -> MatchOutcome:
+    """Play one match between bot processes, one per seat, to the end.
+
+    ``seed`` drives chance and fallbacks; ``options`` is the game's options Struct
+    (defaults if ``None``).  Faulting seats are forfeited (process group ended,
+    fallback moves, ranked last); the game always goes on to a real result.  The
+    record (if ``record_path``) is published only when the match is complete.
+    Raises :class:`referee.engine.OptionError` for a bad seat count.
+    """
+    clock = clock or Clock()
+    limits = limits or BotLimits()
+    game.check_seats(len(bots))
+    options = options if options is not None else game.parse_options({})
+    options_json = game.options_dict(options)
+    state = game.new_game(len(bots), options)
+    chance_rng = random.Random(derive_seed(seed, "chance"))
+    fallback_rng = random.Random(derive_seed(seed, "fallback"))
+    writer = RecordWriter(record_path, fsync=fsync) if record_path else None
+    if log_dir is not None:
+        log_dir.mkdir(parents=True, exist_ok=True)
+    seats: list[_Seat] = []
+    try:
+        if writer:
+            writer.write(
+                Header(
+                    format=FORMAT,
+                    game=game.name,
+                    options=options_json,
+                    seats=[SeatInfo(b.name, b.command) for b in bots],
+                    referee=__version__,
+                    match=match_id,
+                    clock={
+                        "startup_ms": clock.startup_ms,
+                        "move_ms": clock.move_ms,
+                        "bank_ms": clock.bank_ms,
+                    },
+                )
+            )
+        procs = await spawn_all(bots, log_dir, limits)
+        for spec, proc in zip(bots, procs, strict=True):
+            seat = _Seat(SeatOutcome(spec.name), None, clock.bank_ms)
+            if isinstance(proc, BotFault):
+                seat.outcome.verdict, seat.outcome.detail = "startup", proc.detail
+            else:
+                seat.bot = proc
+            seats.append(seat)
+
+        ply = 0
+
+        def fault(index: int, verdict: Verdict, detail: str) -> None:
+            seat = seats[index]
+            seat.outcome.verdict, seat.outcome.detail = verdict, detail
+            seat.outcome.fault_ply = ply
+            if writer:
+                writer.write(FaultLine(ply=ply, seat=index, verdict=verdict, detail=detail))
+
+        # Startup faults from spawning are recorded at ply 0.
+        for index, seat in enumerate(seats):
+            if seat.outcome.verdict != "ok" and writer:
+                seat.outcome.fault_ply = 0
+                writer.write(FaultLine(0, index, seat.outcome.verdict, seat.outcome.detail))
+            elif seat.outcome.verdict != "ok":
+                seat.outcome.fault_ply = 0
+
+        await _handshake(game, seats, options_json, clock, match_id, fault)
+
+        act_id = 0
+        while (to_move := state.to_move()) != TERMINAL:
+            if to_move == CHANCE:
+                outcome = state.sample_chance(chance_rng)
+                _broadcast(seats, state, ply, chance=outcome)
+                state.apply_chance(outcome)
+                if writer:
+                    writer.write(ChanceLine(ply=ply, outcome=outcome))
+                ply += 1
+                continue
+            seat = seats[to_move]
+            legal = state.legal_actions()
+            action: Any = None
+            ms = 0.0
+            if seat.live:
+                act_id += 1
+                action, ms = await _ask(game, state, seat, to_move, legal, act_id, ply, clock, fault)
+            fallback = action is None
+            if fallback:
+                action = legal[fallback_rng.randrange(len(legal))]
+            _broadcast(seats, state, ply, seat=to_move, action=action)
+            state.apply_action(action)
+            if writer:
+                writer.write(
+                    MoveLine(
+                        ply=ply,
+                        seat=to_move,
+                        action=msgspec.to_builtins(action),
+                        ms=round(ms, 3),
+                        fallback=fallback,
+                    )
+                )
+            ply += 1
+
+        ranks = final_ranks(state.ranks(), [s.outcome.fault_ply for s in seats])
+        scores = [float(x) for x in state.scores()]
+        verdicts = [s.outcome.verdict for s in seats]
+        await _finish(seats, scores, ranks, verdicts)
+        result = MatchOutcome(
+            match=match_id,
+            game=game.name,
+            seed=seed,
+            scores=scores,
+            ranks=ranks,
+            seats=[s.outcome for s in seats],
+            plies=ply,
+        )
+        if writer:
+            result.record = writer.finish(
+                ResultLine(scores=scores, ranks=ranks, verdicts=verdicts, seed=seed)
+            )
+        return result
+    finally:
+        await _close_all(seats)
+        if writer:
+            writer.close()
+
+
+async def _handshake(
+    game: Game,
+    seats: list[_Seat],
+    options_json: dict[str, Any],
+    clock: Clock,
+    match_id: str,
+    fault: Callable[[int, Verdict, str], None],
+) -> None:
+    players = [s.outcome.name for s in seats]
+
+    async def one(index: int, seat: _Seat) -> None:
+        assert seat.bot is not None
+        start = Start(
+            protocol=PROTOCOL_VERSION,
+            match=match_id,
+            game=game.name,
+            options=options_json,
+            seat=index,
+            seats=len(seats),
+            players=players,
+            clock=StartClock(clock.startup_ms, clock.move_ms, clock.bank_ms),
+        )
+        try:
+            ready = await seat.bot.handshake(start, clock.startup_ms)
+            seat.outcome.bot_name = ready.name
+        except BotFault as exc:
+            fault(index, exc.verdict, exc.detail)
+            await seat.bot.close(graceful=False)
+
+    await asyncio.gather(*(one(i, s) for i, s in enumerate(seats) if s.live))
+
+
+async def _ask(
+    game: Game,
+    state: State,
+    seat: _Seat,
+    index: int,
+    legal: list[Any],
+    act_id: int,
+    ply: int,
+    clock: Clock,
+    fault: Callable[[int, Verdict, str], None],
+) -> tuple[Any, float]:
+    """Ask a live seat for its move; on any fault, forfeit it and return ``(None, 0)``."""
+    assert seat.bot is not None
+    message = Act(
+        id=act_id,
+        ply=ply,
+        view=state.view(index),
+        legal=legal,
+        events=seat.events,
+        clock=MoveClock(clock.move_ms, int(seat.bank_ms)),
+    )
+    seat.events = []
+    allowance_s = (clock.move_ms + seat.bank_ms) / 1000.0
+    try:
+        reply, ms = await seat.bot.act(message, allowance_s)
+        if ms > clock.move_ms + seat.bank_ms:
+            raise BotFault("timeout", f"replied after {ms:.0f} ms")
+        seat.bank_ms -= max(0.0, ms - clock.move_ms)
+        if reply.index is not None:
+            if not 0 <= reply.index < len(legal):
+                raise BotFault("illegal", f"index {reply.index} out of range 0..{len(legal) - 1}")
+            action = legal[reply.index]
+        else:
+            try:
+                action = game.decode_action(reply.action)
+            except IllegalAction as exc:
+                raise BotFault("illegal", str(exc)) from None
+            if action not in legal:
+                raise BotFault(
+                    "illegal",
+                    f"action {msgspec.json.encode(reply.action).decode()[:200]} is not legal",
+                )
+    except BotFault as exc:
+        fault(index, exc.verdict, exc.detail)
+        await seat.bot.close(graceful=False)
+        return None, 0.0
+    outcome = seat.outcome
+    outcome.moves += 1
+    outcome.total_ms += ms
+    outcome.max_ms = max(outcome.max_ms, ms)
+    return action, ms
+
+
+def _broadcast(
+    seats: list[_Seat],
+    state: State,
+    ply: int,
+    *,
+    seat: int | None = None,
+    action: Any = None,
+    chance: Any = None,
+) -> None:
+    """Queue what every live seat may learn of this ply (the protocol's ``events``)."""
+    for viewer, s in enumerate(seats):
+        if not s.live:
+            continue
+        if seat is None:
+            seen = state.observe_chance(chance, viewer)
+            if seen is not None:
+                s.events.append({"ply": ply, "chance": seen})
+        else:
+            seen = state.observe_action(seat, action, viewer)
+            if seen is not None:
+                s.events.append({"ply": ply, "seat": seat, "action": seen})
+
+
+async def _finish(
+    seats: list[_Seat], scores: list[float], ranks: list[int], verdicts: list[Verdict]
+) -> None:
+    result = MatchResult(scores=scores, ranks=ranks)
+
+    async def one(seat: _Seat) -> None:
+        assert seat.bot is not None
+        await seat.bot.tell(End(result=result, verdicts=verdicts, reason="finished", events=seat.events))
+        seat.events = []
+
+    await asyncio.gather(*(one(s) for s in seats if s.live))
+
+
+async def _close_all(seats: list[_Seat]) -> None:
+    async def one(seat: _Seat) -> None:
+        if seat.bot is not None:
+            await seat.bot.close(graceful=seat.outcome.verdict == "ok")
+            seat.outcome.unsolicited_lines = seat.bot.stats.unsolicited_lines
+            seat.outcome.stderr_dropped = seat.bot.stats.stderr_dropped
+
+    await asyncio.gather(*(one(s) for s in seats), return_exceptions=True)
+
+
+__all__ = [
+    "Clock",
+    "GameError",
+    "MatchOutcome",
+    "SeatOutcome",
+    "derive_seed",
+    "final_ranks",
+    "run_match",
+]

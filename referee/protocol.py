@@ -1,0 +1,124 @@
+"""Bot protocol version 1: the messages, as msgspec Structs.
+
+Referee → bot: :class:`Start`, :class:`Act`, :class:`End`.
+Bot → referee: :class:`Ready`, :class:`ActionReply`.
+
+Every message is one JSON object on one ``\\n``-terminated line, tagged by ``type``.
+Unknown fields are ignored on decode, as the contract requires.  See
+``docs/protocol.md`` for the prose version written for bot authors.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, Literal
+
+import msgspec
+
+PROTOCOL_VERSION: Final = 1
+
+Verdict = Literal["ok", "timeout", "crash", "protocol", "illegal", "startup"]
+"""Per-seat outcome of a match: ``ok`` or the first fault of that seat."""
+
+FAULTS: Final[tuple[Verdict, ...]] = ("timeout", "crash", "protocol", "illegal", "startup")
+
+
+class StartClock(msgspec.Struct):
+    """Clock settings announced in ``start`` (all in milliseconds)."""
+
+    startup_ms: int
+    move_ms: int
+    bank_ms: int
+
+
+class MoveClock(msgspec.Struct):
+    """Clock state sent with each ``act``: per-move allowance and bank left, in ms."""
+
+    move_ms: int
+    bank_ms: int
+
+
+class Start(msgspec.Struct, tag_field="type", tag="start"):
+    """First line of a match, sent to every seat."""
+
+    protocol: int
+    match: str
+    game: str
+    options: dict[str, Any]
+    seat: int
+    seats: int
+    players: list[str]
+    clock: StartClock
+
+
+class Act(msgspec.Struct, tag_field="type", tag="act"):
+    """A decision is due: ``legal`` is a list of complete action objects."""
+
+    id: int
+    ply: int
+    view: Any
+    legal: list[Any]
+    events: list[Any]
+    clock: MoveClock
+
+
+class MatchResult(msgspec.Struct):
+    """Scores (game units) and ranks (1 = best, ties share) by seat."""
+
+    scores: list[float]
+    ranks: list[int]
+
+
+class End(msgspec.Struct, tag_field="type", tag="end"):
+    """The match is over; the bot should exit."""
+
+    result: MatchResult
+    verdicts: list[Verdict]
+    reason: str
+    events: list[Any]
+
+
+class Ready(msgspec.Struct, tag_field="type", tag="ready"):
+    """A bot's answer to ``start``."""
+
+    name: str | None = None
+    version: str | None = None
+
+
+class ActionReply(msgspec.Struct, tag_field="type", tag="action"):
+    """A bot's answer to ``act``: exactly one of ``action`` and ``index``."""
+
+    id: int
+    action: Any = None
+    index: int | None = None
+
+
+BotMessage = Ready | ActionReply
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(BotMessage)
+
+
+class ProtocolViolation(ValueError):
+    """A bot line that is not a well-formed protocol message (verdict ``protocol``)."""
+
+
+def encode(message: Start | Act | End) -> bytes:
+    """One wire line (with the trailing newline)."""
+    return _encoder.encode(message) + b"\n"
+
+
+def decode_bot_line(line: bytes) -> Ready | ActionReply:
+    """Decode one line from a bot.
+
+    Raises :class:`ProtocolViolation` for invalid UTF-8 or JSON, a non-object, an
+    unknown or missing ``type``, wrong field types, or an ``action`` reply that has
+    neither or both of ``action`` and ``index``.
+    """
+    try:
+        line.decode("utf-8")
+        message = _decoder.decode(line)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
+        raise ProtocolViolation(f"malformed message: {exc}") from None
+    if isinstance(message, ActionReply) and (message.action is None) == (message.index is None):
+        raise ProtocolViolation("an action reply needs exactly one of 'action' and 'index'")
+    return message
