@@ -1,0 +1,934 @@
+"""The Puerto Rico match state: phases, legal actions, chance events and transitions.
+
+Rulebook: ``shared/seeds/001_cb1d955d6e4a5129.txt`` (sections "角色", the role cards and
+"建筑物"); subtle cases follow ``shared/rules/puerto_rico.md`` section 6.  Chance nodes:
+the first governor (an int seat), every draw of face-up plantations (a list of tile
+ints, stack part first) and every hacienda draw (one tile int).  The face-down stack is
+kept as counts per kind, so its order never exists and cannot leak.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final, Self
+
+from referee.engine import CHANCE, TERMINAL, IllegalAction, InvalidChance, State, ranks_from_keys
+from referee.games.puerto_rico import actions as A
+from referee.games.puerto_rico.data import (
+    BUILDINGS,
+    BUILDINGS_FOR_GOOD,
+    CAPTAIN,
+    CITY_SPACES,
+    CONSTRUCTION_HUT,
+    CRAFTSMAN,
+    DOUBLOONS_TOTAL,
+    FACTORY,
+    FACTORY_BONUS,
+    GOOD_INDEX,
+    GOOD_NAMES,
+    HACIENDA,
+    HARBOR,
+    HOSPICE,
+    ISLAND_SPACES,
+    LARGE_MARKET,
+    LARGE_WAREHOUSE,
+    MAYOR,
+    N_BUILDINGS,
+    OFFICE,
+    QUARRY,
+    ROLE_INDEX,
+    ROLE_NAMES,
+    SETTLER,
+    SMALL_MARKET,
+    SMALL_WAREHOUSE,
+    TRADE_PRICE,
+    TRADER,
+    TRADING_HOUSE_SIZE,
+    UNIVERSITY,
+    WHARF,
+    Setup,
+)
+from referee.games.puerto_rico.options import PuertoRicoOptions
+from referee.games.puerto_rico.scoring import final_scores, tie_breaks
+
+# Phases.  Chance phases first.
+P_GOVERNOR: Final = 0
+P_DRAW: Final = 1
+P_HACIENDA_DRAW: Final = 2
+P_ROLE: Final = 3
+P_SETTLER: Final = 4
+P_MAYOR: Final = 5
+P_BUILDER: Final = 6
+P_CRAFTSMAN: Final = 7
+P_TRADER: Final = 8
+P_CAPTAIN: Final = 9
+P_STORAGE: Final = 10
+P_OVER: Final = 11
+PHASE_NAMES: Final = (
+    "setup",
+    "plantation_draw",
+    "hacienda_draw",
+    "role",
+    "settler",
+    "mayor",
+    "builder",
+    "craftsman",
+    "trader",
+    "captain",
+    "storage",
+    "over",
+)
+CHANCE_PHASES: Final = (P_GOVERNOR, P_DRAW, P_HACIENDA_DRAW)
+NO_ROLE: Final = -1
+NO_GOOD: Final = -1
+
+
+class Player:
+    """One player's board.
+
+    ``doubloons``; ``vp`` chip VP (paper VP included); ``goods[g]`` barrels by good;
+    ``tiles[k]`` island tiles by kind (0-4 plantations, 5 quarry) and ``occ[k]`` how many
+    of them hold a colonist; ``bld[b]`` colonists on building ``b`` or -1 if not owned;
+    ``san_juan`` colonists waiting in San Juan; ``pool`` colonists in hand during the
+    mayor phase; ``city`` city spaces used (large buildings take 2).
+    """
+
+    __slots__ = ("bld", "city", "doubloons", "goods", "occ", "pool", "san_juan", "tiles", "vp")
+
+    def __init__(self) -> None:
+        self.doubloons = 0
+        self.vp = 0
+        self.goods = [0] * 5
+        self.tiles = [0] * 6
+        self.occ = [0] * 6
+        self.bld = [-1] * N_BUILDINGS
+        self.san_juan = 0
+        self.pool = 0
+        self.city = 0
+
+    def copy(self) -> Player:
+        """An independent copy."""
+        p = Player.__new__(Player)
+        p.doubloons = self.doubloons
+        p.vp = self.vp
+        p.goods = self.goods[:]
+        p.tiles = self.tiles[:]
+        p.occ = self.occ[:]
+        p.bld = self.bld[:]
+        p.san_juan = self.san_juan
+        p.pool = self.pool
+        p.city = self.city
+        return p
+
+    def has(self, building: int) -> bool:
+        """True if ``building`` is owned and holds at least one colonist (occupied)."""
+        return self.bld[building] > 0
+
+    def island_used(self) -> int:
+        """Filled island spaces (plantations and quarries)."""
+        return sum(self.tiles)
+
+    def colonists(self) -> int:
+        """Every colonist this player has, wherever it stands."""
+        return sum(self.occ) + sum(c for c in self.bld if c > 0) + self.san_juan + self.pool
+
+    def empty_building_circles(self) -> int:
+        """Unfilled colonist circles on this player's buildings."""
+        return sum(BUILDINGS[b].circles - c for b, c in enumerate(self.bld) if c >= 0)
+
+    def production(self, good: int) -> int:
+        """Barrels of ``good`` this player's occupied tiles and buildings make (no supply cap)."""
+        if not BUILDINGS_FOR_GOOD[good]:
+            return self.occ[good]
+        capacity = sum(max(self.bld[b], 0) for b in BUILDINGS_FOR_GOOD[good])
+        return min(self.occ[good], capacity)
+
+
+class PuertoRicoState(State):
+    """One position of a Puerto Rico match (3-5 players, or 2 with the official variant).
+
+    Built by :meth:`PuertoRicoGame.new_game`; starts at the chance node choosing the
+    first governor.  All information is public except the order of the face-down
+    plantation stack, which this state does not even hold (only counts per kind).
+    """
+
+    def __init__(self, seats: int, options: PuertoRicoOptions, setup: Setup) -> None:
+        self.seats = seats
+        self.options = options
+        self.setup = setup
+        self.players = [Player() for _ in range(seats)]
+        self.governor = 0
+        self.phase = P_GOVERNOR
+        self.round = 0
+        self.role_in_play = [False] * len(ROLE_NAMES)
+        for r in setup.roles:
+            self.role_in_play[r] = True
+        self.role_coins = [0] * len(ROLE_NAMES)
+        self.role_taken = [False] * len(ROLE_NAMES)
+        self.picks = 0
+        self.role = NO_ROLE
+        self.chooser = 0
+        self.order: list[int] = []
+        self.turn = 0
+        self.colonist_supply = setup.colonists
+        self.colonist_ship = setup.ship_colonists
+        self.vp_pool = options.vp_chips or setup.vp_chips
+        self.goods_supply = list(setup.goods)
+        self.ship_cap = list(setup.cargo_ships)
+        self.ship_good = [NO_GOOD] * len(setup.cargo_ships)
+        self.ship_load = [0] * len(setup.cargo_ships)
+        self.house: list[int] = []
+        self.face_up = [0] * 5
+        self.stack = list(setup.plantations)
+        self.discard = [0] * 5
+        self.quarries = setup.quarries
+        self.building_supply = list(setup.building_copies)
+        self.bank = DOUBLOONS_TOTAL
+        self.end_triggered = False
+        self.hacienda_used = False
+        self.produced: list[int] = []
+        self.captain_bonus_used = False
+        self.wharf_used = [False] * seats
+        self.idle = 0
+        self.kept: list[int] = []
+        self._legal: list[Any] | None = None
+
+    # ------------------------------------------------------------------ basics
+
+    def clone(self) -> Self:
+        """An independent copy (hand-written, no deepcopy)."""
+        c = self.__class__.__new__(self.__class__)
+        c.__dict__.update(self.__dict__)
+        c.players = [p.copy() for p in self.players]
+        c.role_in_play = self.role_in_play[:]
+        c.role_coins = self.role_coins[:]
+        c.role_taken = self.role_taken[:]
+        c.order = self.order[:]
+        c.goods_supply = self.goods_supply[:]
+        c.ship_cap = self.ship_cap[:]
+        c.ship_good = self.ship_good[:]
+        c.ship_load = self.ship_load[:]
+        c.house = self.house[:]
+        c.face_up = self.face_up[:]
+        c.stack = self.stack[:]
+        c.discard = self.discard[:]
+        c.building_supply = self.building_supply[:]
+        c.produced = self.produced[:]
+        c.wharf_used = self.wharf_used[:]
+        c.kept = self.kept[:]
+        c._legal = None
+        return c
+
+    @property
+    def vp_left(self) -> int:
+        """VP chips still in the supply; negative once players write VP on paper."""
+        return self.vp_pool - sum(p.vp for p in self.players)
+
+    def current(self) -> int:
+        """The seat whose decision is due (meaningful at decision nodes only)."""
+        if self.phase == P_ROLE:
+            return (self.governor + self.picks) % self.seats
+        if self.phase == P_CRAFTSMAN:
+            return self.chooser
+        return self.order[self.turn]
+
+    def to_move(self) -> int:
+        """The seat to move, :data:`CHANCE` or :data:`TERMINAL`."""
+        if self.phase == P_OVER:
+            return TERMINAL
+        if self.phase <= P_HACIENDA_DRAW:
+            return CHANCE
+        return self.current()
+
+    def _order_from(self, seat: int) -> list[int]:
+        return [(seat + i) % self.seats for i in range(self.seats)]
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[Any]:
+        """The legal actions of the seat to move, in a stable order.
+
+        Raises :class:`IllegalAction` at chance and terminal nodes.
+        """
+        if self._legal is not None:
+            return self._legal[:]
+        if self.phase <= P_HACIENDA_DRAW or self.phase == P_OVER:
+            raise IllegalAction(f"no decision is due ({PHASE_NAMES[self.phase]})")
+        legal = self._compute_legal()
+        self._legal = legal
+        return legal[:]
+
+    def _compute_legal(self) -> list[Any]:
+        phase = self.phase
+        if phase == P_ROLE:
+            return [
+                A.ROLE_ACTIONS[r]
+                for r in range(len(ROLE_NAMES))
+                if self.role_in_play[r] and not self.role_taken[r]
+            ]
+        seat = self.current()
+        if phase == P_SETTLER:
+            return self._settler_options(seat)
+        if phase == P_MAYOR:
+            return self._place_options(self.players[seat])
+        if phase == P_BUILDER:
+            return self._build_options(seat)
+        if phase == P_CRAFTSMAN:
+            return [A.EXTRA_GOOD_ACTIONS[g] for g in self.produced if self.goods_supply[g] > 0] + [
+                A.PASS_ACTION
+            ]
+        if phase == P_TRADER:
+            return self._sell_options(seat)
+        if phase == P_CAPTAIN:
+            return self._captain_options(seat)
+        return self._storage_options(self.players[seat])
+
+    def _settler_options(self, seat: int) -> list[Any]:
+        p = self.players[seat]
+        if p.island_used() >= ISLAND_SPACES:
+            return []
+        out: list[Any] = []
+        if not self.hacienda_used and p.has(HACIENDA) and self._hacienda_possible():
+            out.append(A.HACIENDA_ACTION)
+        out.extend(A.PLANTATION_ACTIONS[k] for k in range(5) if self.face_up[k] > 0)
+        if self.quarries > 0 and (seat == self.chooser or p.has(CONSTRUCTION_HUT)):
+            out.append(A.QUARRY_ACTION)
+        if out:
+            out.append(A.PASS_ACTION)
+        return out
+
+    def _hacienda_possible(self) -> bool:
+        return sum(self.stack) > 0 or (self.options.hacienda_reshuffle and sum(self.discard) > 0)
+
+    @staticmethod
+    def _place_options(p: Player) -> list[Any]:
+        out: list[Any] = [A.PLACE_TILE_ACTIONS[k] for k in range(6) if p.occ[k] < p.tiles[k]]
+        out.extend(
+            A.PLACE_BUILDING_ACTIONS[b]
+            for b in range(N_BUILDINGS)
+            if 0 <= p.bld[b] < BUILDINGS[b].circles
+        )
+        return out
+
+    def build_cost(self, seat: int, building: int) -> int:
+        """Doubloons ``seat`` would pay for ``building`` now: printed cost, minus 1 for the
+        builder (privilege), minus occupied quarries up to the building's column, never
+        below 0 (rulebook "建筑师" and "采石场")."""
+        b = BUILDINGS[building]
+        p = self.players[seat]
+        discount = min(p.occ[QUARRY], b.column) + (1 if seat == self.chooser else 0)
+        return max(0, b.cost - discount)
+
+    def _build_options(self, seat: int) -> list[Any]:
+        p = self.players[seat]
+        free = CITY_SPACES - p.city
+        out: list[Any] = []
+        for b in range(N_BUILDINGS):
+            if self.building_supply[b] <= 0 or p.bld[b] >= 0:
+                continue
+            if free < (2 if BUILDINGS[b].large else 1):
+                continue
+            if self.build_cost(seat, b) <= p.doubloons:
+                out.append(A.BUILD_ACTIONS[b])
+        if out:
+            out.append(A.PASS_ACTION)
+        return out
+
+    def _sell_options(self, seat: int) -> list[Any]:
+        if len(self.house) >= TRADING_HOUSE_SIZE:
+            return []
+        p = self.players[seat]
+        office = p.has(OFFICE)
+        out: list[Any] = [
+            A.SELL_ACTIONS[g]
+            for g in range(5)
+            if p.goods[g] > 0 and (office or g not in self.house)
+        ]
+        if out:
+            out.append(A.PASS_ACTION)
+        return out
+
+    def ship_targets(self, good: int, amount: int) -> list[int]:
+        """Cargo ships that may legally take ``amount`` (>0) barrels of ``good`` now.
+
+        The ship already carrying ``good`` if it has room (and no other); otherwise the
+        empty ships taking the most barrels, unless ``good`` is already on some ship
+        (rulebook "装货条件"; research notes 6.3).
+        """
+        for s, g in enumerate(self.ship_good):
+            if g == good:
+                return [s] if self.ship_load[s] < self.ship_cap[s] else []
+        best = 0
+        out: list[int] = []
+        for s, load in enumerate(self.ship_load):
+            if load:
+                continue
+            fit = min(amount, self.ship_cap[s])
+            if fit > best:
+                best, out = fit, [s]
+            elif fit == best:
+                out.append(s)
+        return out
+
+    def _captain_options(self, seat: int) -> list[Any]:
+        p = self.players[seat]
+        out: list[Any] = []
+        for g in range(5):
+            if p.goods[g]:
+                out.extend(A.LOAD_ACTIONS[g][s] for s in self.ship_targets(g, p.goods[g]))
+        can_ship = bool(out)
+        if p.has(WHARF) and not self.wharf_used[seat]:
+            out.extend(A.WHARF_ACTIONS[g] for g in range(5) if p.goods[g])
+            if out and not can_ship:
+                out.append(A.PASS_ACTION)
+        return out
+
+    @staticmethod
+    def warehouse_kinds(p: Player) -> int:
+        """Kinds of goods ``p`` may keep whole: 1 per occupied small warehouse, 2 large."""
+        return (1 if p.has(SMALL_WAREHOUSE) else 0) + (2 if p.has(LARGE_WAREHOUSE) else 0)
+
+    def _storage_options(self, p: Player) -> list[Any]:
+        if len(self.kept) < self.warehouse_kinds(p):
+            return [A.KEEP_KIND_ACTIONS[g] for g in range(5) if p.goods[g] and g not in self.kept]
+        return [A.KEEP_BARREL_ACTIONS[g] for g in range(5) if p.goods[g] and g not in self.kept]
+
+    # ------------------------------------------------------------------ actions
+
+    def apply_action(self, action: Any) -> None:
+        """Apply ``action`` for the seat to move; :class:`IllegalAction` if not legal."""
+        legal = self._legal if self._legal is not None else None
+        if legal is None:
+            if self.phase <= P_HACIENDA_DRAW or self.phase == P_OVER:
+                raise IllegalAction(f"no decision is due ({PHASE_NAMES[self.phase]})")
+            legal = self._compute_legal()
+        if action not in legal:
+            raise IllegalAction(f"illegal in {PHASE_NAMES[self.phase]}: {action!r}")
+        self._legal = None
+        seat = self.current()
+        kind = type(action)
+        if kind is A.ChooseRole:
+            self._choose_role(seat, ROLE_INDEX[action.role])
+        elif kind is A.Place:
+            self._place(self.players[seat], action.spot)
+        elif kind is A.Load:
+            self._load(seat, GOOD_INDEX[action.good], action.ship)
+        elif kind is A.TakePlantation:
+            self._take_tile(seat, GOOD_INDEX[action.good])
+        elif kind is A.TakeQuarry:
+            self.quarries -= 1
+            self._take_tile(seat, QUARRY)
+        elif kind is A.HaciendaDraw:
+            self.hacienda_used = True
+            self.phase = P_HACIENDA_DRAW
+        elif kind is A.Build:
+            self._build(seat, A_BUILDING_INDEX[action.building])
+        elif kind is A.ExtraGood:
+            g = GOOD_INDEX[action.good]
+            self.goods_supply[g] -= 1
+            self.players[seat].goods[g] += 1
+            self._end_role()
+        elif kind is A.Sell:
+            self._sell(seat, GOOD_INDEX[action.good])
+        elif kind is A.UseWharf:
+            self._wharf(seat, GOOD_INDEX[action.good])
+        elif kind is A.KeepKind:
+            self.kept.append(GOOD_INDEX[action.good])
+            self._storage_continue()
+        elif kind is A.KeepBarrel:
+            self._store_finish(self.players[seat], GOOD_INDEX[action.good])
+        else:  # Pass
+            self._pass()
+
+    def _pass(self) -> None:
+        phase = self.phase
+        if phase == P_SETTLER:
+            self._settler_next()
+        elif phase == P_BUILDER:
+            self.turn += 1
+            self._builder_continue()
+        elif phase == P_CRAFTSMAN:
+            self._end_role()
+        elif phase == P_TRADER:
+            self.turn += 1
+            self._trader_continue()
+        elif phase == P_CAPTAIN:
+            self.idle += 1
+            self.turn = (self.turn + 1) % self.seats
+            self._captain_continue()
+
+    # ------------------------------------------------------------------ roles and rounds
+
+    def _start_round(self) -> None:
+        self.picks = 0
+        self.role_taken = [False] * len(ROLE_NAMES)
+        self.phase = P_ROLE
+        self.role = NO_ROLE
+
+    def _choose_role(self, seat: int, role: int) -> None:
+        p = self.players[seat]
+        p.doubloons += self.role_coins[role]
+        self.role_coins[role] = 0
+        self.role_taken[role] = True
+        self.role = role
+        self.chooser = seat
+        self.order = self._order_from(seat)
+        self.turn = 0
+        if role == SETTLER:
+            self.phase = P_SETTLER
+            self.hacienda_used = False
+            self._settler_continue()
+        elif role == MAYOR:
+            self._start_mayor(seat)
+        elif role == CRAFTSMAN:
+            self._craftsman()
+        elif role == TRADER:
+            self.phase = P_TRADER
+            self._trader_continue()
+        elif role == CAPTAIN:
+            self.phase = P_CAPTAIN
+            self.captain_bonus_used = False
+            self.wharf_used = [False] * self.seats
+            self.idle = 0
+            self._captain_continue()
+        elif role == ROLE_INDEX["builder"]:
+            self.phase = P_BUILDER
+            self._builder_continue()
+        else:  # prospector: privilege only
+            self._pay(p, 1)
+            self._end_role()
+
+    def _pay(self, p: Player, amount: int) -> None:
+        p.doubloons += amount
+        self.bank -= amount
+
+    def _end_role(self) -> None:
+        self.picks += 1
+        self.role = NO_ROLE
+        if self.picks < self.setup.role_picks:
+            self.phase = P_ROLE
+            return
+        for r in range(len(ROLE_NAMES)):
+            if self.role_in_play[r] and not self.role_taken[r]:
+                self.role_coins[r] += 1
+                self.bank -= 1
+        self.governor = (self.governor + 1) % self.seats
+        self.round += 1
+        if self.end_triggered:
+            self.phase = P_OVER
+        else:
+            self._start_round()
+
+    # ------------------------------------------------------------------ settler
+
+    def _settler_continue(self) -> None:
+        while self.turn < self.seats:
+            if self._settler_options(self.order[self.turn]):
+                return
+            self.turn += 1
+            self.hacienda_used = False
+        for k in range(5):
+            self.discard[k] += self.face_up[k]
+            self.face_up[k] = 0
+        if sum(self.stack) + sum(self.discard) > 0:
+            self.phase = P_DRAW
+        else:
+            self._end_role()
+
+    def _settler_next(self) -> None:
+        self.turn += 1
+        self.hacienda_used = False
+        self._settler_continue()
+
+    def _take_tile(self, seat: int, kind: int) -> None:
+        p = self.players[seat]
+        if kind != QUARRY:
+            self.face_up[kind] -= 1
+        p.tiles[kind] += 1
+        if p.has(HOSPICE) and self._take_colonist():
+            p.occ[kind] += 1
+        self._settler_next()
+
+    def _take_colonist(self) -> bool:
+        """One colonist from the supply, else from the ship (hospice, university)."""
+        if self.colonist_supply > 0:
+            self.colonist_supply -= 1
+            return True
+        if self.colonist_ship > 0:
+            self.colonist_ship -= 1
+            return True
+        return False
+
+    # ------------------------------------------------------------------ mayor
+
+    def _start_mayor(self, seat: int) -> None:
+        mayor = self.players[seat]
+        if self.colonist_supply > 0:
+            self.colonist_supply -= 1
+            mayor.pool += 1
+        i = 0
+        while self.colonist_ship > 0:
+            self.players[self.order[i % self.seats]].pool += 1
+            self.colonist_ship -= 1
+            i += 1
+        self.phase = P_MAYOR
+        self._mayor_turn_start()
+
+    def _mayor_turn_start(self) -> None:
+        """Collect the current player's colonists and place them while no choice exists."""
+        while self.turn < self.seats:
+            p = self.players[self.order[self.turn]]
+            p.pool += p.colonists() - p.pool
+            p.occ = [0] * 6
+            p.bld = [0 if c >= 0 else -1 for c in p.bld]
+            p.san_juan = 0
+            if self._auto_place(p):
+                return
+            self.turn += 1
+        self._mayor_refill()
+
+    def _auto_place(self, p: Player) -> bool:
+        """Place colonists that have no choice; True if a decision remains."""
+        free = sum(p.tiles[k] - p.occ[k] for k in range(6)) + p.empty_building_circles()
+        if p.pool >= free:
+            p.occ = p.tiles[:]
+            for b in range(N_BUILDINGS):
+                if p.bld[b] >= 0:
+                    p.bld[b] = BUILDINGS[b].circles
+            p.san_juan += p.pool - free
+            p.pool = 0
+            return False
+        if p.pool == 0:
+            return False
+        spots = self._place_options(p)
+        if len(spots) == 1:
+            while p.pool:
+                self._put(p, spots[0].spot)
+            return False
+        return True
+
+    @staticmethod
+    def _put(p: Player, spot: str) -> None:
+        p.pool -= 1
+        tile = A_TILE_INDEX.get(spot)
+        if tile is not None:
+            p.occ[tile] += 1
+        else:
+            p.bld[A_BUILDING_INDEX[spot]] += 1
+
+    def _place(self, p: Player, spot: str) -> None:
+        self._put(p, spot)
+        if not self._auto_place(p):
+            self.turn += 1
+            self._mayor_turn_start()
+
+    def _mayor_refill(self) -> None:
+        need = max(self.setup.ship_colonists, sum(p.empty_building_circles() for p in self.players))
+        if need > self.colonist_supply:
+            self.end_triggered = True
+            if self.options.short_refill == "remainder":
+                self.colonist_ship += self.colonist_supply
+                self.colonist_supply = 0
+        else:
+            self.colonist_supply -= need
+            self.colonist_ship += need
+        self._end_role()
+
+    # ------------------------------------------------------------------ builder
+
+    def _builder_continue(self) -> None:
+        while self.turn < self.seats:
+            if self._build_options(self.order[self.turn]):
+                return
+            self.turn += 1
+        self._end_role()
+
+    def _build(self, seat: int, building: int) -> None:
+        p = self.players[seat]
+        cost = self.build_cost(seat, building)
+        p.doubloons -= cost
+        self.bank += cost
+        self.building_supply[building] -= 1
+        p.bld[building] = 0
+        p.city += 2 if BUILDINGS[building].large else 1
+        if p.has(UNIVERSITY) and self._take_colonist():
+            p.bld[building] = 1
+        if p.city >= CITY_SPACES:
+            self.end_triggered = True
+        self.turn += 1
+        self._builder_continue()
+
+    # ------------------------------------------------------------------ craftsman
+
+    def _craftsman(self) -> None:
+        """Production clockwise from the craftsman, then his privilege good."""
+        for seat in self.order:
+            p = self.players[seat]
+            kinds = []
+            for g in range(5):
+                amount = min(p.production(g), self.goods_supply[g])
+                if amount > 0:
+                    p.goods[g] += amount
+                    self.goods_supply[g] -= amount
+                    kinds.append(g)
+            if seat == self.chooser:
+                self.produced = kinds
+            if p.has(FACTORY):
+                self._pay(p, FACTORY_BONUS[len(kinds)])
+        if any(self.goods_supply[g] > 0 for g in self.produced):
+            self.phase = P_CRAFTSMAN
+        else:
+            self._end_role()
+
+    # ------------------------------------------------------------------ trader
+
+    def _trader_continue(self) -> None:
+        while self.turn < self.seats:
+            if self._sell_options(self.order[self.turn]):
+                return
+            self.turn += 1
+        if len(self.house) >= TRADING_HOUSE_SIZE:
+            for g in self.house:
+                self.goods_supply[g] += 1
+            self.house = []
+        self._end_role()
+
+    def sale_price(self, seat: int, good: int) -> int:
+        """Doubloons ``seat`` gets for one barrel of ``good``: the trading-house price plus
+        1 for the trader (privilege), 1 for an occupied small market, 2 for a large one."""
+        p = self.players[seat]
+        return (
+            TRADE_PRICE[good]
+            + (1 if seat == self.chooser else 0)
+            + (1 if p.has(SMALL_MARKET) else 0)
+            + (2 if p.has(LARGE_MARKET) else 0)
+        )
+
+    def _sell(self, seat: int, good: int) -> None:
+        p = self.players[seat]
+        p.goods[good] -= 1
+        self.house.append(good)
+        self._pay(p, self.sale_price(seat, good))
+        self.turn += 1
+        self._trader_continue()
+
+    # ------------------------------------------------------------------ captain
+
+    def _score_shipment(self, seat: int, barrels: int, wharf: bool) -> None:
+        p = self.players[seat]
+        gained = barrels
+        if p.has(HARBOR):
+            gained += 1
+        if (
+            seat == self.chooser
+            and not self.captain_bonus_used
+            and (not wharf or self.options.wharf_captain_bonus)
+        ):
+            gained += 1
+            self.captain_bonus_used = True
+        p.vp += gained
+        if self.vp_left <= 0:
+            self.end_triggered = True
+        self.idle = 0
+        self.turn = (self.turn + 1) % self.seats
+
+    def _load(self, seat: int, good: int, ship: int) -> None:
+        p = self.players[seat]
+        amount = min(p.goods[good], self.ship_cap[ship] - self.ship_load[ship])
+        p.goods[good] -= amount
+        self.ship_good[ship] = good
+        self.ship_load[ship] += amount
+        self._score_shipment(seat, amount, wharf=False)
+        self._captain_continue()
+
+    def _wharf(self, seat: int, good: int) -> None:
+        p = self.players[seat]
+        amount = p.goods[good]
+        p.goods[good] = 0
+        self.goods_supply[good] += amount
+        self.wharf_used[seat] = True
+        self._score_shipment(seat, amount, wharf=True)
+        self._captain_continue()
+
+    def _captain_continue(self) -> None:
+        while self.idle < self.seats:
+            if self._captain_options(self.order[self.turn]):
+                return
+            self.idle += 1
+            self.turn = (self.turn + 1) % self.seats
+        self.phase = P_STORAGE
+        self.turn = 0
+        self.kept = []
+        self._storage_continue()
+
+    # ------------------------------------------------------------------ storage
+
+    def _storage_continue(self) -> None:
+        """Resolve storage for players without a choice; stop at the first real choice."""
+        while self.turn < self.seats:
+            p = self.players[self.order[self.turn]]
+            kinds = [g for g in range(5) if p.goods[g] and g not in self.kept]
+            room = self.warehouse_kinds(p) - len(self.kept)
+            if len(kinds) <= room:
+                self._next_storage()
+                continue
+            if room > 0:
+                return
+            if len(kinds) == 1:
+                self._store_finish(p, kinds[0], advance=False)
+                self._next_storage()
+                continue
+            return
+        for s in range(len(self.ship_cap)):
+            if self.ship_load[s] >= self.ship_cap[s]:
+                self.goods_supply[self.ship_good[s]] += self.ship_load[s]
+                self.ship_load[s] = 0
+                self.ship_good[s] = NO_GOOD
+        self._end_role()
+
+    def _next_storage(self) -> None:
+        self.turn += 1
+        self.kept = []
+
+    def _store_finish(self, p: Player, barrel: int, advance: bool = True) -> None:
+        """Keep one barrel of ``barrel`` plus the warehoused kinds; the rest goes back."""
+        for g in range(5):
+            if g in self.kept:
+                continue
+            keep = 1 if g == barrel else 0
+            if p.goods[g] > keep:
+                self.goods_supply[g] += p.goods[g] - keep
+                p.goods[g] = keep
+        if advance:
+            self._next_storage()
+            self._storage_continue()
+
+    # ------------------------------------------------------------------ chance
+
+    def sample_chance(self, rng: random.Random) -> Any:
+        """Draw the pending chance outcome: the governor seat, a list of face-up tiles,
+        or one hacienda tile.  Raises :class:`InvalidChance` at other nodes."""
+        if self.phase == P_GOVERNOR:
+            return rng.randrange(self.seats)
+        if self.phase == P_DRAW:
+            need = min(self.setup.face_up, sum(self.stack) + sum(self.discard))
+            first = _expand(self.stack)
+            if need <= len(first):
+                return rng.sample(first, need)
+            rng.shuffle(first)
+            return first + rng.sample(_expand(self.discard), need - len(first))
+        if self.phase == P_HACIENDA_DRAW:
+            pile = self.stack if sum(self.stack) else self.discard
+            return rng.choice(_expand(pile))
+        raise InvalidChance(f"no chance event is due ({PHASE_NAMES[self.phase]})")
+
+    def apply_chance(self, outcome: Any) -> None:
+        """Apply a chance outcome; :class:`InvalidChance` (state unchanged) if impossible."""
+        if self.phase == P_GOVERNOR:
+            if type(outcome) is not int or not 0 <= outcome < self.seats:
+                raise InvalidChance(f"governor must be a seat 0..{self.seats - 1}: {outcome!r}")
+            self._setup(outcome)
+        elif self.phase == P_DRAW:
+            self._apply_draw(outcome)
+        elif self.phase == P_HACIENDA_DRAW:
+            self._apply_hacienda(outcome)
+        else:
+            raise InvalidChance(f"no chance event is due ({PHASE_NAMES[self.phase]})")
+        self._legal = None
+
+    def _setup(self, governor: int) -> None:
+        self.governor = governor
+        for i, tile in enumerate(self.setup.starting_tiles):
+            p = self.players[(governor + i) % self.seats]
+            p.tiles[tile] += 1
+            self.stack[tile] -= 1
+        for p in self.players:
+            self._pay(p, self.setup.doubloons)
+        self.phase = P_DRAW
+
+    def _apply_draw(self, outcome: Any) -> None:
+        if not isinstance(outcome, list) or not all(type(t) is int and 0 <= t < 5 for t in outcome):
+            raise InvalidChance(f"a plantation draw is a list of tile kinds 0-4: {outcome!r}")
+        in_stack = sum(self.stack)
+        need = min(self.setup.face_up, in_stack + sum(self.discard))
+        if len(outcome) != need:
+            raise InvalidChance(f"expected {need} plantations, got {len(outcome)}")
+        head, tail = _count(outcome[:in_stack]), _count(outcome[in_stack:])
+        if need <= in_stack:
+            if any(head[k] > self.stack[k] for k in range(5)):
+                raise InvalidChance(f"not in the plantation stack: {outcome!r}")
+            stack = [self.stack[k] - head[k] for k in range(5)]
+            discard = self.discard
+        else:
+            if head != self.stack or any(tail[k] > self.discard[k] for k in range(5)):
+                raise InvalidChance(f"not drawable from stack and discards: {outcome!r}")
+            stack = [self.discard[k] - tail[k] for k in range(5)]
+            discard = [0] * 5
+        self.stack, self.discard = stack, discard
+        for k in outcome:
+            self.face_up[k] += 1
+        self.phase = P_ROLE
+        if self.role == NO_ROLE and self.round == 0 and self.picks == 0:
+            self._start_round()
+        else:
+            self._end_role()
+
+    def _apply_hacienda(self, outcome: Any) -> None:
+        if type(outcome) is not int or not 0 <= outcome < 5:
+            raise InvalidChance(f"a hacienda draw is one tile kind 0-4: {outcome!r}")
+        if sum(self.stack) == 0:
+            if self.discard[outcome] <= 0:
+                raise InvalidChance(f"tile {outcome} is not in the reshuffled discards")
+            self.stack, self.discard = self.discard, [0] * 5
+        elif self.stack[outcome] <= 0:
+            raise InvalidChance(f"tile {outcome} is not in the plantation stack")
+        self.stack[outcome] -= 1
+        p = self.players[self.order[self.turn]]
+        p.tiles[outcome] += 1
+        self.phase = P_SETTLER
+        if not self._settler_options(self.order[self.turn]):
+            self._settler_next()
+
+    # ------------------------------------------------------------------ results
+
+    def scores(self) -> list[float]:
+        """Final VP by seat: chips (and paper VP) + building VP + large-building bonuses."""
+        return [float(s) for s in final_scores(self.players)]
+
+    def ranks(self) -> list[int]:
+        """Ranks by VP, ties broken by doubloons + goods; further ties share the rank."""
+        keys = [
+            (s, t)
+            for s, t in zip(final_scores(self.players), tie_breaks(self.players), strict=True)
+        ]
+        return ranks_from_keys(keys)
+
+    def view(self, seat: int) -> Any:
+        """The (fully public) observation for ``seat``; see :mod:`.view`."""
+        from referee.games.puerto_rico.view import make_view
+
+        return make_view(self, seat)
+
+    def debug(self) -> Any:
+        """The full state as JSON-able data (the stack as counts: it has no order)."""
+        out = {k: v for k, v in self.__dict__.items() if k not in ("players", "_legal")}
+        out["options"] = {f: getattr(self.options, f) for f in self.options.__struct_fields__}
+        out["setup"] = None
+        out["phase"] = PHASE_NAMES[self.phase]
+        out["players"] = [{k: getattr(p, k) for k in Player.__slots__} for p in self.players]
+        return out
+
+
+A_BUILDING_INDEX: Final = {b.name: i for i, b in enumerate(BUILDINGS)}
+A_TILE_INDEX: Final = {name: i for i, name in enumerate((*GOOD_NAMES, "quarry"))}
+
+
+def _expand(counts: list[int]) -> list[int]:
+    return [k for k in range(len(counts)) for _ in range(counts[k])]
+
+
+def _count(tiles: list[int]) -> list[int]:
+    out = [0] * 5
+    for t in tiles:
+        out[t] += 1
+    return out

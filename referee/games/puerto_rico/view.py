@@ -1,0 +1,163 @@
+"""What a seat sees of a Puerto Rico match.
+
+Everything in Puerto Rico is public except the order of the face-down plantation stack,
+of which a view shows only the size.  (Chip VP are public here: every shipment is
+announced, so a player with perfect memory knows them anyway.)  Lists indexed by good
+use the order corn, indigo, sugar, tobacco, coffee; lists indexed by island tile add
+quarry as the sixth entry.  Money in doubloons, scores in VP.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from referee.engine import View
+from referee.games.puerto_rico.data import BUILDINGS, GOOD_NAMES, N_BUILDINGS, ROLE_NAMES
+from referee.games.puerto_rico.options import PuertoRicoOptions
+from referee.games.puerto_rico.scoring import player_score
+
+
+class PlayerView(msgspec.Struct, kw_only=True):
+    """One player's public board.
+
+    ``goods`` barrels by good; ``plantations`` island tiles by kind (5 goods + quarry) and
+    ``occupied`` how many of those hold a colonist; ``buildings`` maps each owned
+    building's name to its colonists; ``san_juan`` colonists waiting; ``unplaced``
+    colonists in hand during his mayor turn; ``city_spaces`` used of 12; ``vp`` chip
+    VP (paper VP included); ``score`` the VP he would have if the game ended now.
+    """
+
+    doubloons: int
+    vp: int
+    goods: list[int]
+    plantations: list[int]
+    occupied: list[int]
+    buildings: dict[str, int]
+    san_juan: int
+    unplaced: int
+    city_spaces: int
+    score: int
+
+
+class ShipView(msgspec.Struct, kw_only=True):
+    """A cargo ship: ``capacity`` barrels, ``good`` on board (``None`` if empty), ``load``."""
+
+    capacity: int
+    good: str | None
+    load: int
+
+
+class PuertoRicoView(View, kw_only=True):
+    """The observation of seat ``seat`` (all public but the stack order).
+
+    ``phase`` is one of setup, plantation_draw, hacienda_draw, role, settler, mayor,
+    builder, craftsman, trader, captain, storage, over; ``role`` the role being
+    carried out (``None`` while choosing) and ``chooser`` who took it; ``order`` the
+    seats in the order of the current phase and ``turn`` the index of the seat acting.
+    ``roles`` maps every role card still available this round to the doubloons on it;
+    ``taken_roles`` the cards taken this round.  ``plantation_stack`` is the number of
+    face-down tiles; ``plantation_discards`` and ``face_up`` count tiles by good.
+    ``captain_bonus_used``, ``wharf_used`` (by seat) and ``idle`` (consecutive turns
+    without a load) describe the captain phase; ``kept`` the kinds the storing player
+    has put in warehouses; ``produced`` the craftsman's kinds eligible for his extra
+    good; ``hacienda_used`` whether the settling player already drew with his hacienda.
+    """
+
+    seat: int
+    seats: int
+    options: PuertoRicoOptions
+    phase: str
+    round: int
+    governor: int
+    role: str | None
+    chooser: int
+    order: list[int]
+    turn: int
+    roles: dict[str, int]
+    taken_roles: list[str]
+    players: list[PlayerView]
+    colonist_supply: int
+    colonist_ship: int
+    vp_chips_left: int
+    goods_supply: list[int]
+    ships: list[ShipView]
+    trading_house: list[str]
+    face_up: list[int]
+    plantation_stack: int
+    plantation_discards: list[int]
+    quarries: int
+    building_supply: dict[str, int]
+    end_triggered: bool
+    captain_bonus_used: bool
+    wharf_used: list[bool]
+    idle: int
+    kept: list[str]
+    produced: list[str]
+    hacienda_used: bool
+
+
+def _player_view(p: Any) -> PlayerView:
+    return PlayerView(
+        doubloons=p.doubloons,
+        vp=p.vp,
+        goods=p.goods[:],
+        plantations=p.tiles[:],
+        occupied=p.occ[:],
+        buildings={BUILDINGS[b].name: p.bld[b] for b in range(N_BUILDINGS) if p.bld[b] >= 0},
+        san_juan=p.san_juan,
+        unplaced=p.pool,
+        city_spaces=p.city,
+        score=player_score(p),
+    )
+
+
+def make_view(state: Any, seat: int) -> PuertoRicoView:
+    """Build the view of ``seat`` from a :class:`PuertoRicoState`."""
+    from referee.games.puerto_rico.state import NO_ROLE, PHASE_NAMES
+
+    return PuertoRicoView(
+        seat=seat,
+        seats=state.seats,
+        options=state.options,
+        phase=PHASE_NAMES[state.phase],
+        round=state.round,
+        governor=state.governor,
+        role=None if state.role == NO_ROLE else ROLE_NAMES[state.role],
+        chooser=state.chooser,
+        order=state.order[:],
+        turn=state.turn,
+        roles={
+            ROLE_NAMES[r]: state.role_coins[r]
+            for r in range(len(ROLE_NAMES))
+            if state.role_in_play[r] and not state.role_taken[r]
+        },
+        taken_roles=[ROLE_NAMES[r] for r in range(len(ROLE_NAMES)) if state.role_taken[r]],
+        players=[_player_view(p) for p in state.players],
+        colonist_supply=state.colonist_supply,
+        colonist_ship=state.colonist_ship,
+        vp_chips_left=max(0, state.vp_left),
+        goods_supply=state.goods_supply[:],
+        ships=[
+            ShipView(
+                capacity=state.ship_cap[s],
+                good=GOOD_NAMES[state.ship_good[s]] if state.ship_good[s] >= 0 else None,
+                load=state.ship_load[s],
+            )
+            for s in range(len(state.ship_cap))
+        ],
+        trading_house=[GOOD_NAMES[g] for g in state.house],
+        face_up=state.face_up[:],
+        plantation_stack=sum(state.stack),
+        plantation_discards=state.discard[:],
+        quarries=state.quarries,
+        building_supply={BUILDINGS[b].name: state.building_supply[b] for b in range(N_BUILDINGS)},
+        end_triggered=state.end_triggered,
+        captain_bonus_used=state.captain_bonus_used,
+        wharf_used=state.wharf_used[:],
+        idle=state.idle,
+        kept=[GOOD_NAMES[g] for g in state.kept],
+        produced=[GOOD_NAMES[g] for g in state.produced],
+        hacienda_used=state.hacienda_used,
+    )
