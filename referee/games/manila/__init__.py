@@ -1,0 +1,12 @@
+"""Manila (Franz-Benno Delonge, Zoch 2005): smuggling goods to Manila's harbour.
+
+Modules: :mod:`.data` (board tables), :mod:`.actions`, :mod:`.options`, :mod:`.view`,
+:mod:`.state` (the rules), :mod:`.game` (the :class:`~referee.engine.Game`).
+Rules choices are documented in docs/rules/manila.md.
+"""
+
+from .game import ManilaGame
+
+GAME = ManilaGame()
+
+__all__ = ["GAME", "ManilaGame"]
