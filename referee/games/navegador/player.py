@@ -1,0 +1,121 @@
+"""One player's holdings (player sheet, Lisboa, ships, money) as a fast mutable record."""
+
+from __future__ import annotations
+
+from referee.games.navegador import data
+
+
+class Player:
+    """Everything one seat owns.
+
+    ``money`` in Cruzados; ``workers`` in Lisboa (2..9); ``ships[r]`` own ships in
+    region ``r``; ``colonies[g]`` / ``factories[g]`` per good; ``wild`` orange factories;
+    ``privileges[c]`` tiles per sheet column; ``king_col`` the column holding the King's
+    privilege (-1: not on the sheet); ``has_king`` the King is still in hand (placed at
+    the end); ``stone`` the rondel space (-1 before the first turn); ``turns`` completed.
+    """
+
+    __slots__ = (
+        "churches",
+        "colonies",
+        "explorers",
+        "factories",
+        "has_king",
+        "king_col",
+        "money",
+        "privileges",
+        "ships",
+        "shipyards",
+        "stone",
+        "turns",
+        "wild",
+        "workers",
+    )
+
+    def __init__(self) -> None:
+        self.money = data.START_MONEY
+        self.workers = data.START_WORKERS
+        self.ships = [0] * len(data.REGIONS)
+        self.ships[data.PORTUGAL] = data.START_SHIPS
+        self.colonies = [0, 0, 0]
+        self.factories = [0, 0, 0]
+        self.wild = 1
+        self.shipyards = 1
+        self.churches = 1
+        self.explorers = 0
+        self.privileges = [0, 0, 0, 0, 0]
+        self.king_col = -1
+        self.has_king = True
+        self.stone = -1
+        self.turns = 0
+
+    def copy(self) -> Player:
+        """An independent copy (hand-written for speed)."""
+        other = Player.__new__(Player)
+        other.money = self.money
+        other.workers = self.workers
+        other.ships = self.ships[:]
+        other.colonies = self.colonies[:]
+        other.factories = self.factories[:]
+        other.wild = self.wild
+        other.shipyards = self.shipyards
+        other.churches = self.churches
+        other.explorers = self.explorers
+        other.privileges = self.privileges[:]
+        other.king_col = self.king_col
+        other.has_king = self.has_king
+        other.stone = self.stone
+        other.turns = self.turns
+        return other
+
+    def ships_on_board(self) -> int:
+        """Own ships on the map (max 7)."""
+        return sum(self.ships)
+
+    def items(self, column: int) -> int:
+        """Items counted by a sheet column: colonies, factories (orange included),
+        explorers, shipyards or churches."""
+        if column == 0:
+            return sum(self.colonies)
+        if column == 1:
+            return sum(self.factories) + self.wild
+        if column == 2:
+            return self.explorers
+        if column == 3:
+            return self.shipyards
+        return self.churches
+
+    def filled(self, column: int) -> int:
+        """Privilege slots used in ``column`` (privilege tiles plus a placed King)."""
+        return self.privileges[column] + (1 if self.king_col == column else 0)
+
+    def column_vp(self, column: int) -> int:
+        """VP per item of ``column``: printed base plus every tile placed there."""
+        return data.BASE_VP[column] + data.PRIVILEGE_VP[column] * self.filled(column)
+
+    def best_king_column(self) -> int:
+        """Column where the King's privilege adds most VP now (-1 if every column is full).
+
+        Ties go to the leftmost column (rulebook: Scoring, the King goes on a free slot).
+        """
+        best, gain = -1, -1
+        for column in range(len(data.COLUMNS)):
+            if self.filled(column) >= data.PRIVILEGE_SLOTS:
+                continue
+            value = data.PRIVILEGE_VP[column] * self.items(column)
+            if value > gain:
+                best, gain = column, value
+        return best
+
+    def score(self) -> int:
+        """Final VP (rulebook: Scoring): 1 per worker, per ship on the map, per full 200
+        Cruzados, plus each column's VP per item times the items; a King still in hand
+        counts in its best free column."""
+        total = self.workers + self.ships_on_board() + self.money // data.VP_MONEY_UNIT
+        king = self.best_king_column() if self.has_king else -1
+        for column in range(len(data.COLUMNS)):
+            vp = self.column_vp(column)
+            if column == king:
+                vp += data.PRIVILEGE_VP[column]
+            total += vp * self.items(column)
+        return total
