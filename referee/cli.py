@@ -1,0 +1,310 @@
+"""The ``referee`` command line.
+
+Every command turns expected failures (unknown game, bad seat count, missing bot
+program, malformed config, unreadable or inconsistent record) into one clear error
+line on stderr and a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+from functools import wraps
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+import click
+import msgspec
+from tabulate import tabulate
+
+from referee import __version__
+from referee.bot import BotCommandError, BotSpec, resolve_command
+from referee.config import ConfigError, load_config
+from referee.engine import GameError
+from referee.games import UnknownGame, all_games, get_game
+from referee.match import Clock, run_match
+from referee.record import RecordError
+from referee.replay import replay as replay_record
+from referee.resultsdb import ResultsDB
+from referee.standings import pairwise, pairwise_data, seat_advantage, standings
+from referee.tournament import (
+    TournamentError,
+    create_run,
+    load_run,
+    run_tournament,
+)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+FORMATS = ["plain", "grid", "github", "markdown", "json", "csv"]
+EXPECTED_ERRORS = (
+    UnknownGame,
+    GameError,
+    BotCommandError,
+    ConfigError,
+    RecordError,
+    TournamentError,
+    ValueError,
+    OSError,
+)
+
+
+def clean_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn expected errors into ``referee: error: ...`` and exit status 2."""
+
+    @wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except EXPECTED_ERRORS as exc:
+            click.echo(f"referee: error: {exc}", err=True)
+            sys.exit(2)
+
+    return wrapper
+
+
+def render(rows: Sequence[dict[str, Any]], fmt: str, title: str | None = None) -> str:
+    """A table in one of :data:`FORMATS` (tabulate for the human ones)."""
+    if fmt == "json":
+        return msgspec.json.format(msgspec.json.encode(list(rows))).decode()
+    if fmt == "csv":
+        buffer = io.StringIO()
+        if rows:
+            writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+        return buffer.getvalue().rstrip("\n")
+    table = tabulate(rows, headers="keys", tablefmt="pipe" if fmt == "markdown" else fmt)
+    return f"{title}\n{table}" if title else table
+
+
+format_option = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="plain",
+    show_default=True,
+    help="Table format: plain/grid/github/markdown for people, json/csv for machines.",
+)
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    """``KEY=VALUE`` strings to a dict; raises ``click.BadParameter`` otherwise."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint="--option")
+        out[key.strip()] = value.strip()
+    return out
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="referee")
+def main() -> None:
+    """Referee and tournament runner for board-game bots (protocol v1, JSON Lines)."""
+
+
+@main.command()
+@format_option
+def games(fmt: str) -> None:
+    """List the games with their seat counts."""
+    rows = [
+        {"game": name, "title": g.title, "seats": f"{g.min_seats}-{g.max_seats}"}
+        for name, g in all_games().items()
+    ]
+    click.echo(render(rows, fmt))
+
+
+@main.command()
+@click.argument("game")
+@clean_errors
+def schema(game: str) -> None:
+    """Print the JSON Schema of GAME's actions, views and options."""
+    click.echo(msgspec.json.format(msgspec.json.encode(get_game(game).schema())).decode())
+
+
+@main.command()
+@click.argument("game")
+@click.option("--bot", "bots", multiple=True, required=True, help="Bot command, one per seat.")
+@click.option("--name", "names", multiple=True, help="Display names, one per --bot.")
+@click.option("--seed", type=int, default=None, help="Match seed (default: random).")
+@click.option("--record", type=click.Path(dir_okay=False, path_type=Path), help="Write the record here.")
+@click.option("--move-ms", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--bank-ms", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--startup-ms", type=click.IntRange(min=1), default=10000, show_default=True)
+@click.option("--option", "opts", multiple=True, metavar="KEY=VALUE", help="Game option.")
+@click.option("--logs", type=click.Path(file_okay=False, path_type=Path), help="Bot stderr logs here.")
+@format_option
+@clean_errors
+def play(
+    game: str,
+    bots: tuple[str, ...],
+    names: tuple[str, ...],
+    seed: int | None,
+    record: Path | None,
+    move_ms: int,
+    bank_ms: int,
+    startup_ms: int,
+    opts: tuple[str, ...],
+    logs: Path | None,
+    fmt: str,
+) -> None:
+    """Play one match of GAME between the --bot commands (seat 0 first)."""
+    g = get_game(game)
+    g.check_seats(len(bots))
+    options = g.parse_options(parse_options(opts))
+    if names and len(names) != len(bots):
+        raise click.BadParameter("give one --name per --bot", param_hint="--name")
+    labels = list(names) or [_short_name(b, i) for i, b in enumerate(bots)]
+    specs = [BotSpec(n, resolve_command(b), b) for n, b in zip(labels, bots, strict=True)]
+    seed = seed if seed is not None else secrets.randbits(63)
+    outcome = asyncio.run(
+        run_match(
+            g,
+            specs,
+            seed=seed,
+            options=options,
+            clock=Clock(startup_ms, move_ms, bank_ms),
+            match_id=f"play-{seed}",
+            record_path=record,
+            log_dir=logs,
+        )
+    )
+    rows = [
+        {
+            "seat": i,
+            "bot": s.name,
+            "score": outcome.scores[i],
+            "rank": outcome.ranks[i],
+            "verdict": s.verdict,
+            "detail": s.detail or "-",
+        }
+        for i, s in enumerate(outcome.seats)
+    ]
+    click.echo(render(rows, fmt))
+    if fmt not in ("json", "csv"):
+        click.echo(f"seed {seed}, {outcome.plies} plies" + (f", record {record}" if record else ""))
+
+
+def _short_name(command: str, seat: int) -> str:
+    stem = Path(command.split()[-1]).stem if command.split() else "bot"
+    return f"{stem}#{seat}"
+
+
+@main.command()
+@click.argument("record", type=click.Path(path_type=Path))
+@click.option("--seat", type=int, default=None, help="Print what this seat was shown.")
+@click.option("--at", "at_ply", type=int, default=None, help="Print the full state at this ply.")
+@clean_errors
+def replay(record: Path, seat: int | None, at_ply: int | None) -> None:
+    """Re-apply RECORD through the rules engine; exit 0 only if it is consistent."""
+    result = replay_record(record, seat=seat, at_ply=at_ply)
+    encode = msgspec.json.encode
+    if seat is not None:
+        for shown in result.shown:
+            line = {"ply": shown.ply, "view": shown.view, "legal": shown.legal,
+                    "events": shown.events}
+            click.echo(encode(line).decode())
+    if at_ply is not None:
+        if result.state_at is None:
+            raise ValueError(f"ply {at_ply} is beyond the end of the game ({result.plies} plies)")
+        click.echo(msgspec.json.format(encode(result.state_at)).decode())
+    click.echo(
+        f"ok: {result.header.game}, {len(result.header.seats)} seats, {result.plies} plies, "
+        f"ranks {result.result.ranks}, verdicts {list(result.result.verdicts)}",
+        err=seat is not None or at_ply is not None,
+    )
+
+
+@main.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Run directory.")
+@click.option("--resume", type=click.Path(file_okay=False, path_type=Path), help="Continue a run.")
+@click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@format_option
+@clean_errors
+def tournament(
+    config: Path | None,
+    out: Path | None,
+    resume: Path | None,
+    concurrency: int,
+    quiet: bool,
+    fmt: str,
+) -> None:
+    """Run the tournament in CONFIG (TOML), or continue one with --resume DIR."""
+    if resume is not None:
+        if config is not None:
+            raise click.UsageError("give either CONFIG or --resume DIR, not both")
+        out = resume
+        manifest = load_run(out)
+    else:
+        if config is None:
+            raise click.UsageError("missing CONFIG (or --resume DIR)")
+        cfg = load_config(config)
+        out = out or Path("runs") / cfg.name
+        manifest = create_run(cfg, config.parent, out)
+    import os
+
+    cores = os.cpu_count() or 1
+    if concurrency > cores:
+        click.echo(f"referee: warning: concurrency {concurrency} > {cores} cores; "
+                   "clocks may be unfair under load", err=True)
+    total = len(manifest.schedule)
+    db = ResultsDB(out / "results.sqlite")
+    done = len(db.done_ids())
+    db.close()
+    show = not quiet and fmt not in ("json", "csv")
+    with click.progressbar(
+        length=total, label=f"{manifest.config.name}", show_eta=True, show_pos=True,
+        file=sys.stderr if show else io.StringIO(),
+    ) as bar:
+        bar.update(done)
+        rows = run_tournament(out, concurrency=concurrency, on_row=lambda _row: bar.update(1))
+    names = [b.name for b in manifest.config.bots]
+    _print_tables(rows, names, fmt)
+    click.echo(f"run directory: {out}", err=True)
+
+
+def _print_tables(rows: Sequence[Any], names: Sequence[str], fmt: str) -> None:
+    if fmt == "json":
+        data = {
+            "standings": standings(rows, names),
+            "pairwise": pairwise_data(rows, names),
+            "seats": seat_advantage(rows),
+        }
+        click.echo(msgspec.json.format(msgspec.json.encode(data)).decode())
+        return
+    if fmt == "csv":
+        click.echo(render(standings(rows, names), fmt))
+        return
+    click.echo(render(standings(rows, names), fmt, f"Standings ({len(rows)} matches)"))
+    click.echo()
+    click.echo(render(pairwise(rows, names), fmt, "Finished ahead of (row vs column, 95% CI)"))
+    click.echo()
+    click.echo(render(seat_advantage(rows), fmt, "Seat advantage"))
+
+
+@main.command()
+@click.argument("run", type=click.Path(file_okay=False, path_type=Path))
+@format_option
+@clean_errors
+def results(run: Path, fmt: str) -> None:
+    """Print the tables of a finished or partial tournament run from its database."""
+    manifest = load_run(run)
+    db = ResultsDB(run / "results.sqlite")
+    try:
+        rows = db.rows()
+    finally:
+        db.close()
+    _print_tables(rows, [b.name for b in manifest.config.bots], fmt)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""Tournament configuration files (TOML), parsed into msgspec Structs.
+
+Example (``tournaments/manila.toml``)::
+
+    name = "manila-round-robin"
+    game = "manila"
+    seats = 3
+    rounds = 2            # seeds; every seating and rotation plays every seed
+    move_ms = 1000
+    startup_ms = 10000
+    bank_ms = 10000
+    [options]             # game options
+    [[bots]]
+    name = "random"
+    command = "python3 ../bots/random_bot.py"
+
+Bot commands are split like a shell; relative file arguments are relative to the
+config file, and ``python3`` means the referee's own interpreter.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+
+class BotEntry(msgspec.Struct, forbid_unknown_fields=True):
+    """One entrant: a unique display name and its command line."""
+
+    name: str
+    command: str
+
+
+class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A tournament: game, seat count, entrants, schedule shape and clock (ms).
+
+    ``format`` is ``round-robin`` (every combination of entrants for the seat count,
+    every seat rotation, each rotation on the same seeds) or ``gauntlet`` (the first
+    bot, the candidate, against every combination of the others).
+    """
+
+    name: str
+    game: str
+    bots: list[BotEntry]
+    seats: int | None = None
+    rounds: int = 1
+    format: Literal["round-robin", "gauntlet"] = "round-robin"
+    move_ms: int = 1000
+    startup_ms: int = 10_000
+    bank_ms: int = 0
+    options: dict[str, Any] = {}
+    max_line_bytes: int = 1 << 20
+    max_stderr_bytes: int = 1 << 20
+
+    def __post_init__(self) -> None:
+        names = [b.name for b in self.bots]
+        if len(names) != len(set(names)):
+            raise ValueError("bot names must be unique")
+        if not self.bots:
+            raise ValueError("at least one bot is needed")
+        if self.rounds < 1:
+            raise ValueError("rounds must be at least 1")
+        if min(self.move_ms, self.startup_ms) <= 0 or self.bank_ms < 0:
+            raise ValueError("clock values must be positive (bank_ms may be 0)")
+
+
+class ConfigError(ValueError):
+    """An unreadable or invalid tournament config; the message names the file."""
+
+
+def load_config(path: str | Path) -> TournamentConfig:
+    """Read and validate a TOML tournament config.  Raises :class:`ConfigError`."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        return msgspec.toml.decode(data, type=TournamentConfig)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
+        raise ConfigError(f"{path}: {exc}") from None

@@ -1,0 +1,185 @@
+"""Roads & Boats action kinds (atomic decisions; ids refer to the map's places, hexes
+and sides, see :mod:`referee.games.roads_and_boats.world`)."""
+
+from __future__ import annotations
+
+from referee.engine import Action
+
+
+class Home(Action, frozen=True, tag="home"):
+    """Setup: put one's home (and 3 donkeys, 5 boards, 1 stone, 2 geese) on land area ``place``."""
+
+    place: int
+
+
+class RequestOrder(Action, frozen=True, tag="request_order"):
+    """Before a phase: demand that the order of play be set at the temple."""
+
+
+class NoRequest(Action, frozen=True, tag="no_request"):
+    """Before a phase: do not demand the temple procedure."""
+
+
+class Pray(Action, frozen=True, tag="pray"):
+    """Temple step 1: keep praying (stay in place)."""
+
+
+class CashIn(Action, frozen=True, tag="cash_in"):
+    """Temple step 1: cash in (move the figure to the back of the temple row)."""
+
+
+class Position(Action, frozen=True, tag="position"):
+    """Temple step 2: take the free sequence-chart slot ``slot`` (1 = acts first)."""
+
+    slot: int
+
+
+class Produce(Action, frozen=True, tag="produce"):
+    """Production: feed one input set into the building on ``hex``.
+
+    For a water-transporter factory ``launch`` is the river or dock place where the
+    new boat enters the water (-1 otherwise).
+    """
+
+    hex: int
+    launch: int = -1
+
+
+class Research(Action, frozen=True, tag="research"):
+    """Production: pay 2 geese + 1 paper at ``place`` for one point on ``project``."""
+
+    place: int
+    project: str
+
+
+class Upgrade(Action, frozen=True, tag="upgrade"):
+    """Production, right after researching a factory type: convert the factory on ``hex``."""
+
+    hex: int
+
+
+class MoveTransporter(Action, frozen=True, tag="move"):
+    """Movement: start moving one's own transporter ``transporter`` (it counts as moved)."""
+
+    transporter: int
+
+
+class Step(Action, frozen=True, tag="step"):
+    """Movement: the moving transporter goes to the adjacent place ``to``."""
+
+    to: int
+
+
+class Load(Action, frozen=True, tag="load"):
+    """Movement: the moving transporter picks up one ``good`` lying at ``place``."""
+
+    good: str
+    place: int
+
+
+class Unload(Action, frozen=True, tag="unload"):
+    """Movement: the moving transporter drops one ``good`` at ``place``."""
+
+    good: str
+    place: int
+
+
+class Stop(Action, frozen=True, tag="stop"):
+    """Movement: the moving transporter ends its movement."""
+
+
+class Build(Action, frozen=True, tag="build"):
+    """Building: put ``building`` on the hex of land area (or sea) ``place``.
+
+    ``mix`` is the mine bag filling (``"3/3"``, ``"4/0"``, ``"0/4"``, ``"5/5"``) for a mine.
+    """
+
+    building: str
+    place: int
+    mix: str = ""
+
+
+class Road(Action, frozen=True, tag="road"):
+    """Building: a road from the centre of area ``place`` across side ``side`` (1 stone)."""
+
+    place: int
+    side: int
+
+
+class Bridge(Action, frozen=True, tag="bridge"):
+    """Building: a bridge over river side ``side`` of ``hex``, paid at ``place`` (1 stone)."""
+
+    hex: int
+    side: int
+    place: int
+
+
+class Wall(Action, frozen=True, tag="wall"):
+    """Building: build or strengthen the wall on side ``side`` of the hex of ``place``."""
+
+    place: int
+    side: int
+
+
+class Demolish(Action, frozen=True, tag="demolish"):
+    """Building: demolish the wall on side ``side`` of the hex of ``place`` (boards)."""
+
+    place: int
+    side: int
+
+
+class Shaft(Action, frozen=True, tag="shaft"):
+    """Building: a new shaft (1 iron + 1 fuel) refilling the mine on ``hex`` with ``mix``."""
+
+    hex: int
+    mix: str
+
+
+class Brick(Action, frozen=True, tag="brick"):
+    """Wonder: buy the next brick (then pay its price good by good)."""
+
+
+class Pay(Action, frozen=True, tag="pay"):
+    """Wonder: pay one ``good`` from the home area towards the brick being bought."""
+
+    good: str
+
+
+class Done(Action, frozen=True, tag="done"):
+    """End one's part of the current phase."""
+
+
+RBAction = (
+    Home
+    | RequestOrder
+    | NoRequest
+    | Pray
+    | CashIn
+    | Position
+    | Produce
+    | Research
+    | Upgrade
+    | MoveTransporter
+    | Step
+    | Load
+    | Unload
+    | Stop
+    | Build
+    | Road
+    | Bridge
+    | Wall
+    | Demolish
+    | Shaft
+    | Brick
+    | Pay
+    | Done
+)
+"""The tagged union of every action kind."""
+
+REQUEST = RequestOrder()
+NO_REQUEST = NoRequest()
+PRAY = Pray()
+CASH_IN = CashIn()
+STOP = Stop()
+DONE = Done()
+BRICK = Brick()

@@ -1,0 +1,98 @@
+"""The Roads & Boats view: the whole (public) state in compact arrays.
+
+Roads & Boats has no secrets (mine bags are public; only the next draw is chance), so
+every seat sees the same thing plus its own ``seat``.  Goods are small ints:
+``good_index | moved_mask << 4`` where ``good_index`` indexes :data:`data.GOODS` and bit
+``s`` of ``moved_mask`` says seat ``s`` already moved that good this movement phase.
+Places, hexes, edges and sides are the ids of :class:`world.World` built from ``map``.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from referee.engine import View
+
+
+class TransporterView(msgspec.Struct, array_like=True):
+    """``[id, owner, kind, place, moved, cargo]`` (kind: data.TRANSPORTERS name)."""
+
+    id: int
+    owner: int
+    kind: str
+    place: int
+    moved: bool
+    cargo: list[int]
+
+
+class BuildingView(msgspec.Struct, array_like=True):
+    """``[hex, kind, place, owner, used, bag_gold, bag_iron]``.
+
+    ``used`` counts goods (or transporters) made this production phase; the bag
+    fields are the counters left in a mine's bag (0 for other buildings).
+    """
+
+    hex: int
+    kind: str
+    place: int
+    owner: int
+    used: int
+    bag_gold: int
+    bag_iron: int
+
+
+class WallView(msgspec.Struct, array_like=True):
+    """``[edge, owner, strength]``; owner -1 is a neutral wall."""
+
+    edge: int
+    owner: int
+    strength: int
+
+
+class PileView(msgspec.Struct, array_like=True):
+    """``[place, goods]``: goods lying loose at a place."""
+
+    place: int
+    goods: list[int]
+
+
+class RBView(View, kw_only=True):
+    """What a seat sees (everything; see the module docstring for encodings).
+
+    ``stage`` is production/movement/building/wonder (or ``setup``); ``step`` is
+    setup/homes/draw/request/pray/position/act/over.  ``temple`` lists seats from
+    the figure closest to the temple; ``sequence`` lists seats in acting order.
+    ``actor`` indexes the current list of the step.  ``active`` is
+    ``[transporter, moves_left, steps]`` of the moving transporter or ``[-1, 0, 0]``.
+    ``wonder`` lists brick owners bottom row first (-1 neutral).
+    """
+
+    seat: int
+    map_name: str
+    map: str
+    turn: int
+    stage: str
+    step: str
+    actor: int
+    temple: list[int]
+    sequence: list[int]
+    requested: bool
+    cashed: list[int]
+    slots: list[int]
+    homes: list[int]
+    transporters: list[TransporterView]
+    next_transporter: int
+    buildings: list[BuildingView]
+    piles: list[PileView]
+    roads: list[int]
+    bridges: list[list[int]]
+    walls: list[WallView]
+    research: list[list[str]]
+    fresh: list[list[str]]
+    wonder: list[int]
+    neutral_left: int
+    bricks_now: int
+    paying: int
+    active: list[int]
+    draws: list[int]
+    mines: int

@@ -1,0 +1,187 @@
+"""Re-apply a game record through the rules engine and check every line.
+
+:func:`replay` walks a record, applying each chance outcome and move to a fresh
+state, and raises :class:`ReplayError` naming the line and ply at the first
+divergence: a move by the wrong seat, an action that is not legal, an impossible
+chance outcome, a missing or extra line, or a result that does not follow from
+the game and the faults.  It can also yield, for one seat, exactly what that seat
+was shown (view, legal actions, events), or the full state at a ply.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from referee.engine import CHANCE, TERMINAL, Game, GameError, State
+from referee.games import UnknownGame, get_game
+from referee.match import final_ranks
+from referee.record import (
+    FORMAT,
+    ChanceLine,
+    FaultLine,
+    Header,
+    MoveLine,
+    RecordError,
+    ResultLine,
+    iter_record,
+)
+
+
+class ReplayError(RecordError):
+    """The record diverges from the rules: the message names line, ply, expected, found."""
+
+
+@dataclass
+class SeatShown:
+    """One decision as a seat saw it: ply, view, legal actions and pending events."""
+
+    ply: int
+    view: Any
+    legal: list[Any]
+    events: list[Any]
+
+
+@dataclass
+class ReplayResult:
+    """A verified replay: header, final state, result line, plies, and what was asked."""
+
+    header: Header
+    state: State
+    result: ResultLine
+    plies: int
+    shown: list[SeatShown] = field(default_factory=list)
+    state_at: Any = None
+
+
+def _enc(obj: Any) -> str:
+    return msgspec.json.encode(obj).decode()
+
+
+def replay(
+    path: str | os.PathLike[str],
+    *,
+    seat: int | None = None,
+    at_ply: int | None = None,
+    lookup: Callable[[str], Game] = get_game,
+) -> ReplayResult:
+    """Verify the record at ``path``; optionally collect what ``seat`` was shown.
+
+    ``at_ply`` captures ``state.debug()`` before the line of that ply is applied
+    (``at_ply`` = number of plies gives the final state).  Raises
+    :class:`RecordError`/:class:`ReplayError` with the line number.
+    """
+    lines = iter_record(path)
+    try:
+        number, first = next(lines)
+    except StopIteration:
+        raise RecordError(f"{path}: empty record") from None
+    if not isinstance(first, Header):
+        raise ReplayError(f"{path}: line {number}: expected a header line first")
+    if first.format != FORMAT:
+        raise ReplayError(f"{path}: line {number}: unknown format {first.format!r}")
+    try:
+        game = lookup(first.game)
+        options = game.parse_options(first.options)
+        state = game.new_game(len(first.seats), options)
+    except (UnknownGame, GameError) as exc:
+        raise ReplayError(f"{path}: line {number}: {exc}") from None
+
+    seats = len(first.seats)
+    faults: list[int | None] = [None] * seats
+    verdicts: list[str] = ["ok"] * seats
+    events: list[list[Any]] = [[] for _ in range(seats)]
+    shown: list[SeatShown] = []
+    ply = 0
+    state_at: Any = None
+    result: ResultLine | None = None
+
+    def fail(n: int, what: str) -> ReplayError:
+        return ReplayError(f"{path}: line {n} (ply {ply}): {what}")
+
+    def note(observe: Callable[[int], Any], key: str) -> None:
+        for viewer in range(seats):
+            seen = observe(viewer)
+            if seen is not None:
+                events[viewer].append({"ply": ply, key: seen} if key == "chance" else seen)
+
+    for number, line in lines:
+        if result is not None:
+            raise fail(number, "line after the result")
+        if at_ply is not None and ply == at_ply and state_at is None:
+            state_at = state.debug()
+        if isinstance(line, FaultLine):
+            if not 0 <= line.seat < seats:
+                raise fail(number, f"fault for seat {line.seat} of {seats}")
+            if faults[line.seat] is not None:
+                raise fail(number, f"second fault for seat {line.seat}")
+            if line.ply != ply:
+                raise fail(number, f"expected ply {ply}, found {line.ply}")
+            faults[line.seat] = ply
+            verdicts[line.seat] = line.verdict
+            continue
+        if isinstance(line, ResultLine):
+            result = line
+            continue
+        if isinstance(line, Header):
+            raise fail(number, "a second header")
+        if line.ply != ply:
+            raise fail(number, f"expected ply {ply}, found {line.ply}")
+        to_move = state.to_move()
+        if isinstance(line, ChanceLine):
+            if to_move != CHANCE:
+                raise fail(number, f"expected a move by seat {to_move}, found a chance outcome")
+            outcome = line.outcome
+            note(lambda v, o=outcome: state.observe_chance(o, v), "chance")
+            try:
+                state.apply_chance(outcome)
+            except GameError as exc:
+                raise fail(number, f"impossible chance outcome {_enc(outcome)}: {exc}") from None
+        elif isinstance(line, MoveLine):
+            if to_move == CHANCE:
+                raise fail(number, f"expected a chance outcome, found a move by seat {line.seat}")
+            if to_move == TERMINAL:
+                raise fail(number, "the game is already over")
+            if line.seat != to_move:
+                raise fail(number, f"expected a move by seat {to_move}, found seat {line.seat}")
+            legal = state.legal_actions()
+            if seat is not None and line.seat == seat:
+                shown.append(SeatShown(ply, state.view(seat), legal, events[seat]))
+                events[seat] = []
+            try:
+                action = game.decode_action(line.action)
+            except GameError as exc:
+                raise fail(number, str(exc)) from None
+            if action not in legal:
+                raise fail(number, f"action {_enc(line.action)} is not legal here")
+            mover = line.seat
+            note(
+                lambda v, a=action, m=mover: (
+                    None
+                    if (seen := state.observe_action(m, a, v)) is None
+                    else {"ply": ply, "seat": m, "action": seen}
+                ),
+                "action",
+            )
+            state.apply_action(action)
+        ply += 1
+
+    if result is None:
+        raise RecordError(f"{path}: no result line (the match did not finish)")
+    if not state.is_terminal():
+        raise ReplayError(f"{path}: the result comes before the game is over (ply {ply})")
+    if at_ply is not None and state_at is None and at_ply == ply:
+        state_at = state.debug()
+    scores = [float(x) for x in state.scores()]
+    ranks = final_ranks(state.ranks(), faults)
+    if result.scores != scores:
+        raise ReplayError(f"{path}: result: expected scores {scores}, found {result.scores}")
+    if result.ranks != ranks:
+        raise ReplayError(f"{path}: result: expected ranks {ranks}, found {result.ranks}")
+    if list(result.verdicts) != verdicts:
+        raise ReplayError(f"{path}: result: expected verdicts {verdicts}, found {result.verdicts}")
+    return ReplayResult(first, state, result, ply, shown, state_at)

@@ -1,0 +1,222 @@
+"""Durable, resumable tournaments.
+
+A run directory holds::
+
+    manifest.json        config, schedule and tournament secret (mode 0600)
+    results.sqlite       one row per finished match (see referee.resultsdb)
+    records/<id>.jsonl   the game record of every finished match
+    logs/<id>/seat<k>.stderr.log
+
+The schedule is fixed when the run is created; :func:`run_tournament` plays exactly
+the matches that have no row yet, so a run killed at any moment resumes where it
+stopped.  Matches run in worker processes (``concurrency``), each driving its match
+with asyncio; the parent alone writes the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from referee import __version__
+from referee.bot import BotLimits, BotSpec, resolve_command
+from referee.config import TournamentConfig
+from referee.games import get_game
+from referee.match import Clock, MatchOutcome, run_match
+from referee.resultsdb import MatchRow, ResultsDB
+from referee.schedule import ScheduledMatch, block_seed, new_secret, round_robin
+
+
+class TournamentError(ValueError):
+    """A run directory that cannot be created or resumed (message says why)."""
+
+
+class Manifest(msgspec.Struct, kw_only=True):
+    """What fixes a run: config, resolved bot argv, schedule, secret, referee version."""
+
+    referee: str
+    config: TournamentConfig
+    argv: list[list[str]]
+    seats: int
+    secret: str
+    schedule: list[ScheduledMatch]
+    created: float
+
+
+class MatchJob(msgspec.Struct, kw_only=True):
+    """Everything a worker needs to play one scheduled match (picklable)."""
+
+    game: str
+    options: dict[str, Any]
+    match: ScheduledMatch
+    seed: int
+    names: list[str]
+    argv: list[list[str]]
+    clock: tuple[int, int, int]
+    limits: tuple[int, int]
+    record: str
+    logs: str
+
+
+def create_run(config: TournamentConfig, base_dir: Path, out: Path) -> Manifest:
+    """Validate ``config``, fix the schedule and secret, write ``out/manifest.json``.
+
+    Raises :class:`TournamentError` if ``out`` already holds a run, and the
+    errors of game lookup, option parsing and bot command resolution.
+    """
+    game = get_game(config.game)
+    seats = config.seats or game.min_seats
+    game.check_seats(seats)
+    game.parse_options(config.options)
+    argv = [resolve_command(b.command, base_dir) for b in config.bots]
+    manifest_path = out / "manifest.json"
+    if manifest_path.exists():
+        raise TournamentError(f"{out} already holds a run; use --resume {out}")
+    schedule = round_robin(len(config.bots), seats, config.rounds, config.format)
+    manifest = Manifest(
+        referee=__version__,
+        config=config,
+        argv=argv,
+        seats=seats,
+        secret=new_secret(),
+        schedule=schedule,
+        created=time.time(),
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = out / "manifest.json.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(msgspec.json.format(msgspec.json.encode(manifest)))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, manifest_path)
+    return manifest
+
+
+def load_run(out: Path) -> Manifest:
+    """Read the manifest of an existing run.  Raises :class:`TournamentError`."""
+    try:
+        return msgspec.json.decode((out / "manifest.json").read_bytes(), type=Manifest)
+    except FileNotFoundError:
+        raise TournamentError(f"{out}: no manifest.json (not a tournament run)") from None
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise TournamentError(f"{out}/manifest.json: {exc}") from None
+
+
+def jobs_for(manifest: Manifest, out: Path, skip: set[str]) -> list[MatchJob]:
+    """The jobs of the scheduled matches not in ``skip``, in schedule order."""
+    cfg = manifest.config
+    return [
+        MatchJob(
+            game=cfg.game,
+            options=cfg.options,
+            match=m,
+            seed=block_seed(manifest.secret, m.block),
+            names=[cfg.bots[i].name for i in m.lineup],
+            argv=[manifest.argv[i] for i in m.lineup],
+            clock=(cfg.startup_ms, cfg.move_ms, cfg.bank_ms),
+            limits=(cfg.max_line_bytes, cfg.max_stderr_bytes),
+            record=str(out / "records" / f"{m.id}.jsonl"),
+            logs=str(out / "logs" / m.id),
+        )
+        for m in manifest.schedule
+        if m.id not in skip
+    ]
+
+
+def row_from(job: MatchJob, outcome: MatchOutcome) -> MatchRow:
+    """The database row of a finished match."""
+    return MatchRow(
+        id=job.match.id,
+        block=job.match.block,
+        rotation=job.match.rotation,
+        seed=job.seed,
+        bots=job.names,
+        scores=outcome.scores,
+        ranks=outcome.ranks,
+        verdicts=list(outcome.verdicts),
+        details=[s.detail for s in outcome.seats],
+        moves=[s.moves for s in outcome.seats],
+        total_ms=[round(s.total_ms, 3) for s in outcome.seats],
+        max_ms=[round(s.max_ms, 3) for s in outcome.seats],
+        plies=outcome.plies,
+        record=str(Path(job.record).name),
+    )
+
+
+async def play_job(job: MatchJob) -> MatchRow:
+    """Play one scheduled match and return its row."""
+    game = get_game(job.game)
+    startup_ms, move_ms, bank_ms = job.clock
+    outcome = await run_match(
+        game,
+        [BotSpec(n, a) for n, a in zip(job.names, job.argv, strict=True)],
+        seed=job.seed,
+        options=game.parse_options(job.options),
+        clock=Clock(startup_ms, move_ms, bank_ms),
+        match_id=job.match.id,
+        record_path=Path(job.record),
+        log_dir=Path(job.logs),
+        limits=BotLimits(max_line_bytes=job.limits[0], max_stderr_bytes=job.limits[1]),
+    )
+    return row_from(job, outcome)
+
+
+def play_job_sync(job: MatchJob) -> MatchRow:
+    """:func:`play_job` in a fresh event loop (the worker-process entry point)."""
+    return asyncio.run(play_job(job))
+
+
+def run_tournament(
+    out: Path,
+    *,
+    concurrency: int = 1,
+    on_row: Callable[[MatchRow], None] | None = None,
+    executor: concurrent.futures.Executor | None = None,
+) -> list[MatchRow]:
+    """Play every missing match of the run in ``out``; return all rows.
+
+    Each finished match is committed to the database before the next result is
+    taken.  ``executor`` overrides the default pool (a process pool of
+    ``concurrency`` workers, or the calling process when ``concurrency`` is 1).
+    On KeyboardInterrupt, queued matches are cancelled, running ones are ended
+    (their bots killed by their workers) and the interrupt propagates.
+    """
+    manifest = load_run(out)
+    db = ResultsDB(out / "results.sqlite")
+    try:
+        jobs = jobs_for(manifest, out, db.done_ids())
+        for row in _results(jobs, concurrency, executor):
+            db.add(row)
+            if on_row:
+                on_row(row)
+        return db.rows()
+    finally:
+        db.close()
+
+
+def _results(
+    jobs: list[MatchJob], concurrency: int, executor: concurrent.futures.Executor | None
+) -> Iterable[MatchRow]:
+    if not jobs:
+        return
+    if executor is None and concurrency <= 1:
+        for job in jobs:
+            yield play_job_sync(job)
+        return
+    own = executor is None
+    pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=concurrency)
+    try:
+        futures = [pool.submit(play_job_sync, job) for job in jobs]
+        for future in concurrent.futures.as_completed(futures):
+            yield future.result()
+    finally:
+        if own:
+            pool.shutdown(wait=True, cancel_futures=True)
