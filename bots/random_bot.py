@@ -19,10 +19,15 @@ def main() -> None:
     for line in sys.stdin:
         message = json.loads(line)
         kind = message.get("type")
+        reply: dict[str, object]
         if kind == "start":
             reply = {"type": "ready", "name": "random", "version": "1"}
         elif kind == "act":
-            reply = {"type": "action", "id": message["id"], "index": rng.randrange(len(message["legal"]))}
+            reply = {
+                "type": "action",
+                "id": message["id"],
+                "index": rng.randrange(len(message["legal"])),
+            }
         elif kind == "end":
             return
         else:

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from referee.protocol import (
-    ActionReply,
     Act,
+    ActionReply,
     End,
     ProtocolViolation,
     Ready,

@@ -134,12 +134,16 @@ def schema(game: str) -> None:
 @click.option("--bot", "bots", multiple=True, required=True, help="Bot command, one per seat.")
 @click.option("--name", "names", multiple=True, help="Display names, one per --bot.")
 @click.option("--seed", type=int, default=None, help="Match seed (default: random).")
-@click.option("--record", type=click.Path(dir_okay=False, path_type=Path), help="Write the record here.")
+@click.option(
+    "--record", type=click.Path(dir_okay=False, path_type=Path), help="Write the record here."
+)
 @click.option("--move-ms", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--bank-ms", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--startup-ms", type=click.IntRange(min=1), default=10000, show_default=True)
 @click.option("--option", "opts", multiple=True, metavar="KEY=VALUE", help="Game option.")
-@click.option("--logs", type=click.Path(file_okay=False, path_type=Path), help="Bot stderr logs here.")
+@click.option(
+    "--logs", type=click.Path(file_okay=False, path_type=Path), help="Bot stderr logs here."
+)
 @format_option
 @clean_errors
 def play(
@@ -208,8 +212,12 @@ def replay(record: Path, seat: int | None, at_ply: int | None) -> None:
     encode = msgspec.json.encode
     if seat is not None:
         for shown in result.shown:
-            line = {"ply": shown.ply, "view": shown.view, "legal": shown.legal,
-                    "events": shown.events}
+            line = {
+                "ply": shown.ply,
+                "view": shown.view,
+                "legal": shown.legal,
+                "events": shown.events,
+            }
             click.echo(encode(line).decode())
     if at_ply is not None:
         if result.state_at is None:
@@ -254,15 +262,21 @@ def tournament(
 
     cores = os.cpu_count() or 1
     if concurrency > cores:
-        click.echo(f"referee: warning: concurrency {concurrency} > {cores} cores; "
-                   "clocks may be unfair under load", err=True)
+        click.echo(
+            f"referee: warning: concurrency {concurrency} > {cores} cores; "
+            "clocks may be unfair under load",
+            err=True,
+        )
     total = len(manifest.schedule)
     db = ResultsDB(out / "results.sqlite")
     done = len(db.done_ids())
     db.close()
     show = not quiet and fmt not in ("json", "csv")
     with click.progressbar(
-        length=total, label=f"{manifest.config.name}", show_eta=True, show_pos=True,
+        length=total,
+        label=f"{manifest.config.name}",
+        show_eta=True,
+        show_pos=True,
         file=sys.stderr if show else io.StringIO(),
     ) as bar:
         bar.update(done)

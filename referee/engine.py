@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final, Generic, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 
 import msgspec
 
@@ -217,13 +217,14 @@ class Game(ABC, Generic[OptionsT]):
         Raises :class:`OptionError` naming the bad key or value.
         """
         try:
-            return msgspec.convert(dict(raw), self.options_type, strict=False)  # type: ignore[return-value]
+            return cast(OptionsT, msgspec.convert(dict(raw), self.options_type, strict=False))
         except msgspec.ValidationError as exc:
             raise OptionError(f"{self.name}: bad option: {exc}") from None
 
     def options_dict(self, options: OptionsT) -> dict[str, Any]:
         """The options as a JSON object (for ``start`` messages and records)."""
-        return msgspec.to_builtins(options)  # type: ignore[no-any-return]
+        data: dict[str, Any] = msgspec.to_builtins(options)
+        return data
 
     def check_seats(self, seats: int) -> None:
         """Raise :class:`OptionError` unless ``min_seats <= seats <= max_seats``."""

@@ -12,7 +12,7 @@ import asyncio
 import hashlib
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -217,7 +217,9 @@ async def run_match(
             ms = 0.0
             if seat.live:
                 act_id += 1
-                action, ms = await _ask(game, state, seat, to_move, legal, act_id, ply, clock, fault)
+                action, ms = await _ask(
+                    game, state, seat, to_move, legal, act_id, ply, clock, fault
+                )
             fallback = action is None
             if fallback:
                 action = legal[fallback_rng.randrange(len(legal))]
@@ -374,7 +376,9 @@ async def _finish(
 
     async def one(seat: _Seat) -> None:
         assert seat.bot is not None
-        await seat.bot.tell(End(result=result, verdicts=verdicts, reason="finished", events=seat.events))
+        await seat.bot.tell(
+            End(result=result, verdicts=verdicts, reason="finished", events=seat.events)
+        )
         seat.events = []
 
     await asyncio.gather(*(one(s) for s in seats if s.live))

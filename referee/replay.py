@@ -103,12 +103,6 @@ def replay(
     def fail(n: int, what: str) -> ReplayError:
         return ReplayError(f"{path}: line {n} (ply {ply}): {what}")
 
-    def note(observe: Callable[[int], Any], key: str) -> None:
-        for viewer in range(seats):
-            seen = observe(viewer)
-            if seen is not None:
-                events[viewer].append({"ply": ply, key: seen} if key == "chance" else seen)
-
     for number, line in lines:
         if result is not None:
             raise fail(number, "line after the result")
@@ -136,7 +130,10 @@ def replay(
             if to_move != CHANCE:
                 raise fail(number, f"expected a move by seat {to_move}, found a chance outcome")
             outcome = line.outcome
-            note(lambda v, o=outcome: state.observe_chance(o, v), "chance")
+            for viewer in range(seats):
+                seen = state.observe_chance(outcome, viewer)
+                if seen is not None:
+                    events[viewer].append({"ply": ply, "chance": seen})
             try:
                 state.apply_chance(outcome)
             except GameError as exc:
@@ -158,15 +155,10 @@ def replay(
                 raise fail(number, str(exc)) from None
             if action not in legal:
                 raise fail(number, f"action {_enc(line.action)} is not legal here")
-            mover = line.seat
-            note(
-                lambda v, a=action, m=mover: (
-                    None
-                    if (seen := state.observe_action(m, a, v)) is None
-                    else {"ply": ply, "seat": m, "action": seen}
-                ),
-                "action",
-            )
+            for viewer in range(seats):
+                seen = state.observe_action(line.seat, action, viewer)
+                if seen is not None:
+                    events[viewer].append({"ply": ply, "seat": line.seat, "action": seen})
             state.apply_action(action)
         ply += 1
 

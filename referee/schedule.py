@@ -50,11 +50,12 @@ def lineups(
         if bots < 2:
             raise ValueError("a gauntlet needs a candidate and at least one opponent")
         field = range(1, bots)
-        if bots - 1 >= seats - 1:
-            groups = itertools.combinations(field, seats - 1)
-        else:
-            groups = itertools.combinations_with_replacement(field, seats - 1)
-        return [(0, *g) for g in groups]
+        pick = (
+            itertools.combinations
+            if bots - 1 >= seats - 1
+            else itertools.combinations_with_replacement
+        )
+        return [(0, *g) for g in pick(field, seats - 1)]
     if bots >= seats:
         return list(itertools.combinations(range(bots), seats))
     return [
@@ -88,7 +89,9 @@ def round_robin(
         for group in groups:
             for r, lineup in enumerate(rotations(group)):
                 schedule.append(
-                    ScheduledMatch(id=f"r{rnd}-b{block}-s{r}", block=block, rotation=r, lineup=lineup)
+                    ScheduledMatch(
+                        id=f"r{rnd}-b{block}-s{r}", block=block, rotation=r, lineup=lineup
+                    )
                 )
             block += 1
     return schedule

@@ -64,8 +64,16 @@ def standings(rows: Sequence[MatchRow], names: Sequence[str]) -> list[dict[str, 
     per move.
     """
     acc: dict[str, dict[str, Any]] = {
-        n: {"games": 0, "wins": 0.0, "rank": 0, "score": 0.0, "faults": defaultdict(int),
-            "moves": 0, "ms": 0.0, "max_ms": 0.0}
+        n: {
+            "games": 0,
+            "wins": 0.0,
+            "rank": 0,
+            "score": 0.0,
+            "faults": defaultdict(int),
+            "moves": 0,
+            "ms": 0.0,
+            "max_ms": 0.0,
+        }
         for n in names
     }
     for row in rows:

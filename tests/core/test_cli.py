@@ -37,18 +37,28 @@ def test_games_lists_seat_counts() -> None:
 def test_play_prints_result_and_record_replays(tmp_path: Path) -> None:
     record = tmp_path / "m.jsonl"
     code, out, _ = invoke(
-        "play", "secret-race", "--bot", RANDOM, "--bot", RANDOM, "--seed", "5",
-        "--record", str(record),
+        "play",
+        "secret-race",
+        "--bot",
+        RANDOM,
+        "--bot",
+        RANDOM,
+        "--seed",
+        "5",
+        "--record",
+        str(record),
     )
     assert code == 0, out
     assert "verdict" in out and "seed 5" in out
-    code, out, err = invoke("replay", str(record))
+    code, out, _err = invoke("replay", str(record))
     assert code == 0
     assert "ok: secret-race" in out
 
 
 def test_play_json_format(tmp_path: Path) -> None:
-    code, out, _ = invoke("play", "secret-race", "--bot", RANDOM, "--bot", RANDOM, "--format", "json")
+    _code, out, _ = invoke(
+        "play", "secret-race", "--bot", RANDOM, "--bot", RANDOM, "--format", "json"
+    )
     rows = json.loads(out)
     assert [r["seat"] for r in rows] == [0, 1]
     assert sorted(r["rank"] for r in rows)[0] == 1
@@ -56,8 +66,18 @@ def test_play_json_format(tmp_path: Path) -> None:
 
 def test_replay_seat_shows_only_own_secret(tmp_path: Path) -> None:
     record = tmp_path / "m.jsonl"
-    invoke("play", "secret-race", "--bot", RANDOM, "--bot", RANDOM, "--seed", "9",
-           "--record", str(record))
+    invoke(
+        "play",
+        "secret-race",
+        "--bot",
+        RANDOM,
+        "--bot",
+        RANDOM,
+        "--seed",
+        "9",
+        "--record",
+        str(record),
+    )
     deal = json.loads(record.read_text().splitlines()[1])["outcome"]
     code, out, _ = invoke("replay", str(record), "--seat", "1")
     assert code == 0
@@ -80,7 +100,10 @@ def test_replay_at_ply_prints_state(tmp_path: Path) -> None:
         (["play", "chess", "--bot", "x"], "unknown game 'chess'"),
         (["play", "secret-race", "--bot", RANDOM], "2-4 seats, not 1"),
         (["play", "secret-race", "--bot", "no-such-program-xyz", "--bot", RANDOM], "not found"),
-        (["play", "secret-race", "--bot", RANDOM, "--bot", RANDOM, "--option", "bogus=1"], "bad option"),
+        (
+            ["play", "secret-race", "--bot", RANDOM, "--bot", RANDOM, "--option", "bogus=1"],
+            "bad option",
+        ),
         (["replay", "/nonexistent/record.jsonl"], "cannot read"),
         (["schema", "chess"], "unknown game"),
         (["tournament", "/nonexistent.toml"], "cannot read"),

@@ -46,7 +46,9 @@ def test_final_ranks_put_faults_last_earliest_lowest() -> None:
 
 
 def test_clean_match_records_everything(tmp_path: Path) -> None:
-    out = play([BotSpec("a", RANDOM_BOT), BotSpec("b", RANDOM_BOT), BotSpec("c", RANDOM_BOT)], tmp_path)
+    out = play(
+        [BotSpec("a", RANDOM_BOT), BotSpec("b", RANDOM_BOT), BotSpec("c", RANDOM_BOT)], tmp_path
+    )
     assert out.verdicts == ["ok", "ok", "ok"]
     assert sorted(out.ranks)[0] == 1
     lines = read_record(tmp_path / "m.jsonl")

@@ -83,7 +83,14 @@ def main() -> None:
             continue
         decisions += 1
         reply = {"type": "action", "id": msg["id"], "index": 0}
-        if decisions < 2 or MODE in ("ok", "slow_start", "orphan", "orphan_setsid", "linger_after_end", "ignore_term"):
+        if decisions < 2 or MODE in (
+            "ok",
+            "slow_start",
+            "orphan",
+            "orphan_setsid",
+            "linger_after_end",
+            "ignore_term",
+        ):
             send(reply)
             continue
         if MODE == "crash":
@@ -131,7 +138,11 @@ def main() -> None:
             for i in range(1000):
                 send({"type": "chatter", "n": i})
         elif MODE == "non_utf8":
-            raw(b'{"type":"action","id":' + str(msg["id"]).encode() + b',"index":0,"x":"\xff\xfe"}\n')
+            raw(
+                b'{"type":"action","id":'
+                + str(msg["id"]).encode()
+                + b',"index":0,"x":"\xff\xfe"}\n'
+            )
         elif MODE == "memory":
             hog = []
             while True:
