@@ -53,9 +53,11 @@ class Research(Action, frozen=True, tag="research"):
 
 
 class Upgrade(Action, frozen=True, tag="upgrade"):
-    """Production, right after researching a factory type: convert the factory on ``hex``."""
+    """Production, right after researching a factory type: the factory on ``hex``
+    becomes a ``building`` factory."""
 
     hex: int
+    building: str
 
 
 class MoveTransporter(Action, frozen=True, tag="move"):

@@ -98,7 +98,12 @@ RESEARCH_COST: Final = ((GOOSE, 2), (PAPER, 1))
 MINE_MIXES: Final = {"3/3": (3, 3), "4/0": (4, 0), "0/4": (0, 4), "5/5": (5, 5)}
 """Bag fillings (gold, iron) of a new mine or shaft; 4/0 and 0/4 need specialisation,
 5/5 needs enlargement."""
-MIX_RESEARCH: Final = {"3/3": None, "4/0": SPECIALISATION, "0/4": SPECIALISATION, "5/5": ENLARGEMENT}
+MIX_RESEARCH: Final = {
+    "3/3": None,
+    "4/0": SPECIALISATION,
+    "0/4": SPECIALISATION,
+    "5/5": ENLARGEMENT,
+}
 SHAFT_COST: Final = ((IRON, 1), (FUEL, 1))
 MINE_LIMIT_DEFAULT: Final = 18
 
@@ -140,18 +145,68 @@ BUILDINGS: Final = (
     BuildingType("clay_pit", ((BOARD, 3),), SHORE, PRIMARY, (), CLAY, 1, 1, None),
     BuildingType("mine", ((BOARD, 3), (STONE, 1)), MOUNTAIN, PRIMARY, (), -1, 1, 1, None),
     BuildingType("oil_rig", ((BOARD, 3), (STONE, 1)), SEA, PRIMARY, (), FUEL, 1, 1, DRILLING),
-    BuildingType("sawmill", ((BOARD, 2), (STONE, 1)), LAND, SECONDARY, ((TRUNK, 1),), BOARD, 2, 6, None),
+    BuildingType(
+        "sawmill", ((BOARD, 2), (STONE, 1)), LAND, SECONDARY, ((TRUNK, 1),), BOARD, 2, 6, None
+    ),
     BuildingType("coal_burner", ((BOARD, 3),), LAND, SECONDARY, ((BOARD, 2),), FUEL, 1, 6, None),
-    BuildingType("papermill", ((BOARD, 1), (STONE, 1)), LAND, SECONDARY, ((BOARD, 2),), PAPER, 1, 1, None),
+    BuildingType(
+        "papermill", ((BOARD, 1), (STONE, 1)), LAND, SECONDARY, ((BOARD, 2),), PAPER, 1, 1, None
+    ),
     BuildingType("stone_factory", ((BOARD, 2),), LAND, SECONDARY, ((CLAY, 1),), STONE, 2, 6, None),
-    BuildingType("mint", ((BOARD, 2), (STONE, 1)), LAND, SECONDARY, ((FUEL, 1), (GOLD, 2)), COINS, 1, 1, None),
-    BuildingType("stock_exchange", ((STONE, 3),), LAND, SECONDARY, ((PAPER, 1), (COINS, 2)), STOCK, 1, 6, None),
-    BuildingType("wagon_factory", ((BOARD, 2), (STONE, 1)), LAND, FACTORY, ((BOARD, 2),), WAGON, 1, 1, None),
-    BuildingType("truck_factory", ((BOARD, 2), (STONE, 2)), LAND, FACTORY, ((IRON, 1), (FUEL, 1)), TRUCK, 1, 1, TRUCKING),
-    BuildingType("raft_factory", ((BOARD, 1), (STONE, 1)), SHORE, FACTORY, ((TRUNK, 2),), RAFT, 1, 1, None),
-    BuildingType("rowboat_factory", ((BOARD, 2), (STONE, 1)), SHORE, FACTORY, ((BOARD, 5),), ROWBOAT, 1, 1, ROWING),
-    BuildingType("steamer_factory", ((BOARD, 2), (STONE, 2)), SHORE, FACTORY, ((FUEL, 2), (IRON, 1)), STEAMER, 1, 1, SHIPPING),
-)  # fmt: skip
+    BuildingType(
+        "mint", ((BOARD, 2), (STONE, 1)), LAND, SECONDARY, ((FUEL, 1), (GOLD, 2)), COINS, 1, 1, None
+    ),
+    BuildingType(
+        "stock_exchange",
+        ((STONE, 3),),
+        LAND,
+        SECONDARY,
+        ((PAPER, 1), (COINS, 2)),
+        STOCK,
+        1,
+        6,
+        None,
+    ),
+    BuildingType(
+        "wagon_factory", ((BOARD, 2), (STONE, 1)), LAND, FACTORY, ((BOARD, 2),), WAGON, 1, 1, None
+    ),
+    BuildingType(
+        "truck_factory",
+        ((BOARD, 2), (STONE, 2)),
+        LAND,
+        FACTORY,
+        ((IRON, 1), (FUEL, 1)),
+        TRUCK,
+        1,
+        1,
+        TRUCKING,
+    ),
+    BuildingType(
+        "raft_factory", ((BOARD, 1), (STONE, 1)), SHORE, FACTORY, ((TRUNK, 2),), RAFT, 1, 1, None
+    ),
+    BuildingType(
+        "rowboat_factory",
+        ((BOARD, 2), (STONE, 1)),
+        SHORE,
+        FACTORY,
+        ((BOARD, 5),),
+        ROWBOAT,
+        1,
+        1,
+        ROWING,
+    ),
+    BuildingType(
+        "steamer_factory",
+        ((BOARD, 2), (STONE, 2)),
+        SHORE,
+        FACTORY,
+        ((FUEL, 2), (IRON, 1)),
+        STEAMER,
+        1,
+        1,
+        SHIPPING,
+    ),
+)
 B: Final = {b.name: i for i, b in enumerate(BUILDINGS)}
 (
     WOODCUTTER,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import msgspec
 
 from referee.engine import View
+from referee.games.roads_and_boats.options import RBOptions
 
 
 class TransporterView(msgspec.Struct, array_like=True):
@@ -68,6 +69,7 @@ class RBView(View, kw_only=True):
     """
 
     seat: int
+    options: RBOptions
     map_name: str
     map: str
     turn: int

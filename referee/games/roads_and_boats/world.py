@@ -21,6 +21,7 @@ state, not world.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import deque
@@ -67,9 +68,13 @@ def parse_spec(spec: str) -> list[Hex]:
             q_text, r_text = coords.split(",")
             terrain, _, river_text = rest.partition("[")
             terrain = terrain.strip()
-            rivers = tuple(
-                sorted(D.DIRECTIONS.index(x.strip()) for x in river_text.rstrip("]").split("+"))
-            ) if river_text else ()
+            rivers = (
+                tuple(
+                    sorted(D.DIRECTIONS.index(x.strip()) for x in river_text.rstrip("]").split("+"))
+                )
+                if river_text
+                else ()
+            )
             hexes.append(Hex(int(q_text), int(r_text), terrain, rivers))
         except ValueError:
             raise MapError(f"bad map hex {item!r}: expected 'q,r TER' or 'q,r TER[N+S]'") from None
@@ -172,7 +177,9 @@ class World:
                         todo.append(j)
             seen |= group
             if not mouth:
-                raise MapError(f"map {self.name!r}: the river through {h.q},{h.r} never reaches the sea")
+                raise MapError(
+                    f"map {self.name!r}: the river through {h.q},{h.r} never reaches the sea"
+                )
 
     # --- places --------------------------------------------------------------
 
@@ -196,23 +203,23 @@ class World:
                 self.sea_place[i] = self._new_place(SEA_PLACE, i)
                 continue
             rivers = h.rivers
+            arcs: list[tuple[int, ...]] = []
             if len(rivers) <= 1:
-                arcs = [tuple(d for d in range(6) if d not in rivers)]
+                arcs.append(tuple(d for d in range(6) if d not in rivers))
             else:
-                arcs = []
                 for k, start in enumerate(rivers):
                     stop = rivers[(k + 1) % len(rivers)]
-                    arc = []
+                    arc: list[int] = []
                     d = (start + 1) % 6
                     while d != stop:
                         arc.append(d)
                         d = (d + 1) % 6
                     arcs.append(tuple(arc))
-            for arc in arcs:
+            for sides in arcs:
                 p = self._new_place(LAND, i)
                 self.areas[i].append(p)
-                self.area_sides[p] = arc
-                for d in arc:
+                self.area_sides[p] = sides
+                for d in sides:
                     self.area_of_side[i][d] = p
             if rivers:
                 self.river_place[i] = self._new_place(RIVER, i)
@@ -232,7 +239,12 @@ class World:
                 if j < 0 or self.hexes[j].land:
                     continue
                 if d in h.rivers:
-                    banks = {a for side, left, right in self.river_banks[i] if side == d for a in (left, right)}
+                    banks = {
+                        a
+                        for side, left, right in self.river_banks[i]
+                        if side == d
+                        for a in (left, right)
+                    }
                 else:
                     banks = {self.area_of_side[i][d]}
                 for a in sorted(banks):
@@ -240,7 +252,8 @@ class World:
                     self.docks_of_area.append([])
                     self.docks_of_area[a].append(p)
         self.shore = [
-            h.land and (bool(h.rivers) or any(j >= 0 and not self.hexes[j].land for j in self.nbr[i]))
+            h.land
+            and (bool(h.rivers) or any(j >= 0 and not self.hexes[j].land for j in self.nbr[i]))
             for i, h in enumerate(self.hexes)
         ]
 
@@ -282,7 +295,9 @@ class World:
                         self.boat_links[p].append((e, q, True))
             else:  # DOCK
                 d = self.place_dir[p]
-                self.boat_links[p].append((self.edge_of[i][d], self.sea_place[self.nbr[i][d]], False))
+                self.boat_links[p].append(
+                    (self.edge_of[i][d], self.sea_place[self.nbr[i][d]], False)
+                )
 
     # --- queries -------------------------------------------------------------
 
@@ -378,10 +393,7 @@ def generate_map(players: int, seed: int) -> tuple[str, str]:
     for terrain, cell in zip(needed, rng.sample(cells, min(len(cells), len(needed))), strict=False):
         land[cell] = terrain
     sea = {
-        (q + dq, r + dr)
-        for q, r in cells
-        for dq, dr in D.DELTAS
-        if (q + dq, r + dr) not in land
+        (q + dq, r + dr) for q, r in cells for dq, dr in D.DELTAS if (q + dq, r + dr) not in land
     }
     rivers: dict[tuple[int, int], list[int]] = {cell: [] for cell in cells}
     for _ in range(max(1, round(players * D.GEN_RIVERS_PER_PLAYER))):
@@ -390,7 +402,7 @@ def generate_map(players: int, seed: int) -> tuple[str, str]:
         for source in sources:
             path = _river_path(source, land, sea, rivers)
             if path is not None:
-                for a, b in zip(path, path[1:], strict=False):
+                for a, b in itertools.pairwise(path):
                     d = D.DELTAS.index((b[0] - a[0], b[1] - a[1]))
                     rivers[a].append(d)
                     if b in rivers:

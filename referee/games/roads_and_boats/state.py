@@ -1,0 +1,1169 @@
+"""The Roads & Boats game state: turn flow, production, movement, building, wonder.
+
+Rule sources: the 3rd-edition rulebook (``shared/seeds/004_…``, pages cited per
+method) and ``shared/rules/roads_and_boats.md`` (sections cited as §n).  Players act
+one after another in sequence-chart order in every phase (§0 item 16); the temple
+procedure (§11) may reorder them before each phase.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Self
+
+import msgspec
+
+from referee.engine import CHANCE, TERMINAL, IllegalAction, InvalidChance, State, ranks_from_keys
+from referee.games.roads_and_boats import actions as A
+from referee.games.roads_and_boats import data as D
+from referee.games.roads_and_boats.options import RBOptions
+from referee.games.roads_and_boats.view import (
+    BuildingView,
+    PileView,
+    RBView,
+    TransporterView,
+    WallView,
+)
+from referee.games.roads_and_boats.world import DOCK, LAND, RIVER, SEA_PLACE, World
+
+STAGES = ("production", "movement", "building", "wonder")
+PRODUCTION, MOVEMENT, BUILDING, WONDER = range(4)
+SETUP = -1
+
+GOOD_NAMES = D.GOODS
+GOOD_INDEX = D.G
+
+
+class Transporter:
+    """One transporter: ``owner`` seat, ``kind`` (index into data.TRANSPORTERS),
+    ``place`` id, ``moved`` this movement phase, ``cargo`` goods (encoded ints)."""
+
+    __slots__ = ("cargo", "id", "kind", "moved", "owner", "place")
+
+    def __init__(self, tid: int, owner: int, kind: int, place: int) -> None:
+        self.id = tid
+        self.owner = owner
+        self.kind = kind
+        self.place = place
+        self.moved = False
+        self.cargo: list[int] = []
+
+    def copy(self) -> Transporter:
+        """An independent copy."""
+        t = Transporter(self.id, self.owner, self.kind, self.place)
+        t.moved = self.moved
+        t.cargo = self.cargo[:]
+        return t
+
+    @property
+    def water(self) -> bool:
+        """True for rafts, rowboats and steamers."""
+        return self.kind >= D.RAFT
+
+
+class RBState(State):
+    """A Roads & Boats position (see the module docstring)."""
+
+    def __init__(self, world: World, seats: int, options: RBOptions) -> None:
+        self.world = world
+        self.options = options
+        self.seats = seats
+        self.turn = 0
+        self.stage = SETUP
+        self.step = "setup"
+        self.actor = 0
+        self.temple: list[int] = list(range(seats))
+        self.sequence: list[int] = list(range(seats))
+        self.requested = False
+        self.cashed: list[int] = []
+        self.slots: list[int] = []
+        self.homes: list[int] = [-1] * seats
+        self.piles: dict[int, list[int]] = {}
+        self.trans: dict[int, Transporter] = {}
+        self.next_tid = 0
+        self.buildings: dict[int, list[int]] = {}  # hex -> [kind, place, owner, used]
+        self.bags: dict[int, list[int]] = {}  # mine hex -> [gold, iron]
+        self.roads: set[int] = set()
+        self.root: list[int] = list(range(len(world.place_kind)))
+        self.bridges: list[tuple[int, int]] = []
+        self.walls: dict[int, list[int]] = {}  # edge -> [owner, strength]
+        self.research: list[int] = [0] * seats
+        self.fresh: list[int] = [0] * seats
+        self.wonder: list[int] = []
+        self.neutral_left = D.NEUTRAL_BRICKS
+        self.bricks_now = 0
+        self.paying = 0
+        self.active = -1
+        self.moves_left = 0
+        self.steps = 0
+        self.draws: list[int] = []
+        self.mines = 0
+        if seats == 1:
+            self.wonder = [-1] * D.SOLO_PREFILL
+            self.step = "homes"
+
+    # ------------------------------------------------------------------ basics
+
+    def clone(self) -> Self:
+        """A fast independent copy (hand-written; the world is shared, immutable)."""
+        c = object.__new__(type(self))
+        c.__dict__.update(self.__dict__)
+        c.temple = self.temple[:]
+        c.sequence = self.sequence[:]
+        c.cashed = self.cashed[:]
+        c.slots = self.slots[:]
+        c.homes = self.homes[:]
+        c.piles = {k: v[:] for k, v in self.piles.items()}
+        c.trans = {k: t.copy() for k, t in self.trans.items()}
+        c.buildings = {k: v[:] for k, v in self.buildings.items()}
+        c.bags = {k: v[:] for k, v in self.bags.items()}
+        c.roads = set(self.roads)
+        c.root = self.root[:]
+        c.bridges = self.bridges[:]
+        c.walls = {k: v[:] for k, v in self.walls.items()}
+        c.research = self.research[:]
+        c.fresh = self.fresh[:]
+        c.wonder = self.wonder[:]
+        c.draws = self.draws[:]
+        return c
+
+    def order(self) -> list[int]:
+        """Seats in the order they decide during the current step."""
+        if self.step == "pray":
+            return self.temple[:-1]
+        if self.step == "position":
+            return self._new_temple()[::-1]
+        return self.sequence
+
+    def to_move(self) -> int:
+        """The seat to decide, CHANCE (setup order, mine draws) or TERMINAL."""
+        step = self.step
+        if step == "over":
+            return TERMINAL
+        if step in ("setup", "draw"):
+            return CHANCE
+        return self.order()[self.actor]
+
+    def _seat(self) -> int:
+        seat = self.to_move()
+        if seat < 0:
+            raise IllegalAction("no seat is to move")
+        return seat
+
+    @property
+    def irrigated(self) -> bool:
+        """True once the irrigation brick (#45) is placed: deserts are pasture (p15)."""
+        return len(self.wonder) >= D.IRRIGATION_AT
+
+    # ------------------------------------------------------------------ chance
+
+    def sample_chance(self, rng: random.Random) -> Any:
+        """Setup: a temple order (list of seats, closest first); production: one
+        mine draw per non-empty bag, ``[[hex, "gold"|"iron"], ...]`` (rulebook p8)."""
+        if self.step == "setup":
+            order = list(range(self.seats))
+            rng.shuffle(order)
+            return order
+        if self.step == "draw":
+            out = []
+            for h in self.draws:
+                gold, iron = self.bags[h]
+                out.append([h, "gold" if rng.randrange(gold + iron) < gold else "iron"])
+            return out
+        raise InvalidChance("not at a chance node")
+
+    def apply_chance(self, outcome: Any) -> None:
+        """Apply a temple order or mine draws; raises InvalidChance when impossible."""
+        if self.step == "setup":
+            if not isinstance(outcome, list) or sorted(outcome) != list(range(self.seats)):
+                raise InvalidChance(f"temple order must be a permutation of seats: {outcome!r}")
+            if not all(type(x) is int for x in outcome):
+                raise InvalidChance(f"temple order must hold ints: {outcome!r}")
+            self.temple = list(outcome)
+            self.sequence = self.temple[::-1]
+            self.step = "homes"
+            self.actor = 0
+            return
+        if self.step != "draw":
+            raise InvalidChance("not at a chance node")
+        if not isinstance(outcome, list) or len(outcome) != len(self.draws):
+            raise InvalidChance(f"expected {len(self.draws)} mine draws, got {outcome!r}")
+        for h, item in zip(self.draws, outcome, strict=True):
+            if not (isinstance(item, list) and len(item) == 2 and item[0] == h):
+                raise InvalidChance(f"bad mine draw {item!r} (expected [{h}, good])")
+            if item[1] not in ("gold", "iron"):
+                raise InvalidChance(f"a mine yields gold or iron, not {item[1]!r}")
+            if self.bags[h][0 if item[1] == "gold" else 1] <= 0:
+                raise InvalidChance(f"the bag of the mine on hex {h} holds no {item[1]}")
+        for h, (_, good) in zip(self.draws, outcome, strict=True):
+            self._mine_yield(h, good == "gold")
+        self.draws = []
+        self._begin_order()
+
+    def _mine_yield(self, h: int, gold: bool) -> None:
+        self.bags[h][0 if gold else 1] -= 1
+        self._drop(self.buildings[h][1], D.GOLD if gold else D.IRON)
+
+    # ------------------------------------------------------------------ flow
+
+    def _begin_turn(self) -> None:
+        self.turn += 1
+        self._begin_stage(PRODUCTION)
+
+    def _begin_stage(self, stage: int) -> None:
+        self.stage = stage
+        if stage == PRODUCTION:
+            for b in self.buildings.values():
+                b[3] = 0
+            self._breed()
+            self._primary()
+            self.draws = sorted(h for h, bag in self.bags.items() if bag[0] + bag[1] > 0)
+            if self.draws and self.seats == 1:
+                for h in self.draws:  # solo: the majority type, gold on a tie (§13)
+                    gold, iron = self.bags[h]
+                    self._mine_yield(h, gold >= iron)
+                self.draws = []
+            if self.draws:
+                self.step = "draw"
+                return
+        self._begin_order()
+
+    def _begin_order(self) -> None:
+        self.requested = False
+        self.cashed = []
+        self.slots = []
+        self.actor = 0
+        if self.options.temple and self.seats > 1:
+            self.step = "request"
+        else:
+            self._begin_acting()
+
+    def _begin_acting(self) -> None:
+        self.step = "act"
+        self.actor = 0
+        self.bricks_now = 0
+        self.paying = 0
+        self.active = -1
+        self.fresh = [0] * self.seats
+
+    def _advance(self) -> None:
+        """The current decider is finished with the current step."""
+        self.actor += 1
+        if self.actor < len(self.order()):
+            if self.step == "act" and self.stage == WONDER:
+                self.bricks_now = 0
+            return
+        step = self.step
+        if step == "homes":
+            self._begin_turn()
+        elif step == "request":
+            if self.requested:
+                self.step, self.actor = "pray", 0
+            else:
+                self._begin_acting()
+        elif step == "pray":
+            self.step, self.actor = "position", 0
+            self.slots = [0] * self.seats
+        elif step == "position":
+            self.temple = self._new_temple()
+            self.sequence = sorted(range(self.seats), key=lambda s: self.slots[s])
+            self.cashed, self.slots = [], []
+            self._begin_acting()
+        else:
+            self._end_stage()
+
+    def _new_temple(self) -> list[int]:
+        """Temple order after step 1: non-cashers keep their order, cashers follow in
+        reverse of their original order (§11)."""
+        stay = [s for s in self.temple if s not in self.cashed]
+        return stay + [s for s in self.temple[::-1] if s in self.cashed]
+
+    def _end_stage(self) -> None:
+        stage = self.stage
+        if stage == PRODUCTION:
+            self._auto_process()
+            self._begin_stage(MOVEMENT)
+        elif stage == MOVEMENT:
+            self._clear_moved()
+            self._begin_stage(BUILDING)
+        elif stage == BUILDING:
+            self._begin_stage(WONDER)
+        else:
+            if self.neutral_left > 0:
+                self.wonder.append(-1)
+                self.neutral_left -= 1
+            solo_over = self.seats == 1 and self.turn >= self.options.solo_turns
+            if self._wonder_done() or self.neutral_left == 0 or solo_over:
+                self.step = "over"
+            else:
+                self._begin_turn()
+
+    def _wonder_done(self) -> bool:
+        return len(self.wonder) >= D.END_MARK[self.seats]
+
+    # ------------------------------------------------------------------ goods helpers
+
+    def _drop(self, place: int, good: int) -> None:
+        pile = self.piles.get(place)
+        if pile is None:
+            self.piles[place] = [good]
+        else:
+            pile.append(good)
+
+    def _loose_count(self, place: int) -> list[int]:
+        counts = [0] * 11
+        for g in self.piles.get(place, ()):
+            counts[g & D.GOOD_MASK] += 1
+        return counts
+
+    def reach(self, t: Transporter) -> list[int]:
+        """Places (land areas, or an oil-rig sea hex) whose goods ``t`` can touch."""
+        w = self.world
+        kind = w.place_kind[t.place]
+        if kind == LAND:
+            return [t.place]
+        if kind == RIVER:
+            out: list[int] = []
+            for a in w.areas[w.place_hex[t.place]]:
+                r = self.root[a]
+                if r not in out:
+                    out.append(r)
+            return out
+        if kind == DOCK:
+            return [self.root[w.dock_area[t.place]]]
+        b = self.buildings.get(w.place_hex[t.place])
+        return [t.place] if b is not None and b[0] == D.OIL_RIG else []
+
+    def presence(self, seat: int) -> dict[int, list[Transporter]]:
+        """Place -> own transporters there: land areas and oil rigs they reach, plus the
+        river or sea place of every boat."""
+        out: dict[int, list[Transporter]] = {}
+        for t in self.trans.values():
+            if t.owner != seat:
+                continue
+            places = self.reach(t)
+            kind = self.world.place_kind[t.place]
+            if kind in (RIVER, SEA_PLACE) and t.place not in places:
+                places = [*places, t.place]
+            for p in places:
+                bucket = out.get(p)
+                if bucket is None:
+                    out[p] = [t]
+                else:
+                    bucket.append(t)
+        return out
+
+    def pool(self, place: int, own: list[Transporter]) -> list[int]:
+        """Goods counts usable at ``place``: loose there plus the cargo of ``own``."""
+        counts = self._loose_count(place)
+        for t in own:
+            for g in t.cargo:
+                counts[g & D.GOOD_MASK] += 1
+        return counts
+
+    def _take(self, place: int, own: list[Transporter], good: int, n: int) -> None:
+        """Remove ``n`` goods of type ``good``: loose at ``place`` first, then cargo."""
+        pile = self.piles.get(place)
+        if pile:
+            i = len(pile) - 1
+            while n and i >= 0:
+                if pile[i] & D.GOOD_MASK == good:
+                    pile.pop(i)
+                    n -= 1
+                i -= 1
+            if not pile:
+                del self.piles[place]
+        for t in own:
+            if not n:
+                break
+            cargo = t.cargo
+            i = len(cargo) - 1
+            while n and i >= 0:
+                if cargo[i] & D.GOOD_MASK == good:
+                    cargo.pop(i)
+                    n -= 1
+                i -= 1
+        if n:
+            raise AssertionError("paid more goods than the pool holds")
+
+    def _affordable(self, counts: list[int], cost: tuple[tuple[int, int], ...]) -> bool:
+        return all(counts[g] >= n for g, n in cost)
+
+    def _pay(self, place: int, own: list[Transporter], cost: tuple[tuple[int, int], ...]) -> None:
+        for g, n in cost:
+            self._take(place, own, g, n)
+
+    def _count_own(self, seat: int) -> tuple[int, int]:
+        land = water = 0
+        for t in self.trans.values():
+            if t.owner == seat:
+                if t.kind >= D.RAFT:
+                    water += 1
+                else:
+                    land += 1
+        return land, water
+
+    def _may_gain(self, seat: int, kind: int) -> bool:
+        land, water = self._count_own(seat)
+        if land + water >= D.MAX_TRANSPORTERS:
+            return False
+        return water < D.MAX_WATER if kind >= D.RAFT else land < D.MAX_LAND
+
+    def _new_transporter(self, seat: int, kind: int, place: int) -> Transporter:
+        t = Transporter(self.next_tid, seat, kind, place)
+        self.trans[t.id] = t
+        self.next_tid += 1
+        return t
+
+    def _clear_moved(self) -> None:
+        for t in self.trans.values():
+            t.moved = False
+            t.cargo = [g & D.GOOD_MASK for g in t.cargo]
+        for p, pile in self.piles.items():
+            self.piles[p] = [g & D.GOOD_MASK for g in pile]
+
+    # ------------------------------------------------------------------ production
+
+    def _pasture(self, h: int) -> bool:
+        terrain = self.world.hexes[h].terrain
+        return terrain == D.PASTURE or (terrain == D.DESERT and self.irrigated)
+
+    def _breed(self) -> None:
+        """Two donkeys of one player, or two geese, alone on an empty pasture hex
+        produce one more (rulebook p8-9, §3); a donkey only within the owner's limits."""
+        w = self.world
+        on_hex: dict[int, list[Transporter]] = {}
+        for t in self.trans.values():
+            on_hex.setdefault(w.place_hex[t.place], []).append(t)
+        for h in w.land_hexes():
+            if h in self.buildings or not self._pasture(h):
+                continue
+            piles = [
+                (a, self.piles[a])
+                for a in set(self.root[x] for x in w.areas[h])
+                if self.piles.get(a)
+            ]
+            ts = on_hex.get(h, [])
+            if not ts and len(piles) == 1:
+                place, pile = piles[0]
+                if len(pile) == 2 and all(g & D.GOOD_MASK == D.GOOSE for g in pile):
+                    self._drop(place, D.GOOSE)
+            elif not piles and len(ts) == 2:
+                a, b = ts
+                if (
+                    a.kind == b.kind == D.DONKEY
+                    and a.owner == b.owner
+                    and a.place == b.place
+                    and not a.cargo
+                    and not b.cargo
+                    and self._may_gain(a.owner, D.DONKEY)
+                ):
+                    self._new_transporter(a.owner, D.DONKEY, a.place)
+
+    def _primary(self) -> None:
+        """Woodcutters, quarries, clay pits and oil rigs put 1 good on their hex (p8)."""
+        for h in sorted(self.buildings):
+            kind, place, _owner, _used = self.buildings[h]
+            btype = D.BUILDINGS[kind]
+            if btype.kind == D.PRIMARY and kind != D.MINE:
+                self._drop(place, btype.output)
+
+    def _auto_process(self) -> None:
+        """End of production: factories use loose complete input sets up to their
+        limit (boards before trunks); unclaimed transporter inputs are lost; loose
+        2 geese + 1 paper sets are used up by unattended research (p9, §3, §0 item 9)."""
+        for h in sorted(self.buildings):
+            b = self.buildings[h]
+            btype = D.BUILDINGS[b[0]]
+            if btype.kind == D.PRIMARY:
+                continue
+            place = b[1]
+            while b[3] + btype.out_count <= btype.limit:
+                counts = self._loose_count(place)
+                if not self._inputs_ok(b[0], counts):
+                    break
+                self._consume_inputs(b[0], place, [])
+                b[3] += btype.out_count
+                if btype.kind == D.SECONDARY:
+                    for _ in range(btype.out_count):
+                        self._drop(place, btype.output)
+        for place in sorted(self.piles):
+            counts = self._loose_count(place)
+            sets = min(counts[D.GOOSE] // 2, counts[D.PAPER])
+            if sets:
+                self._take(place, [], D.GOOSE, 2 * sets)
+                self._take(place, [], D.PAPER, sets)
+
+    def _inputs_ok(self, kind: int, counts: list[int]) -> bool:
+        if kind in D.WOOD_FED:
+            return counts[D.BOARD] + counts[D.TRUNK] >= 2
+        return self._affordable(counts, D.BUILDINGS[kind].inputs)
+
+    def _consume_inputs(self, kind: int, place: int, own: list[Transporter]) -> None:
+        if kind in D.WOOD_FED:
+            loose = self._loose_count(place)
+            carried = [0] * 11
+            for t in own:
+                for g in t.cargo:
+                    carried[g & D.GOOD_MASK] += 1
+            need = 2
+            for source, good in (
+                (loose, D.BOARD),
+                (loose, D.TRUNK),
+                (carried, D.BOARD),
+                (carried, D.TRUNK),
+            ):
+                n = min(need, source[good])
+                if n:
+                    self._take(place, own, good, n)
+                    source[good] -= n
+                    need -= n
+            return
+        self._pay(place, own, D.BUILDINGS[kind].inputs)
+
+    def launch_places(self, h: int, seat: int) -> list[int]:
+        """Where a boat made on hex ``h`` may enter the water: the hex's river or a
+        coastline of the factory's area not walled by another player (p9)."""
+        w = self.world
+        out = []
+        if w.river_place[h] >= 0:
+            out.append(w.river_place[h])
+        area = self.buildings[h][1]
+        for d in range(6):
+            j = w.nbr[h][d]
+            if j < 0 or w.hexes[j].land:
+                continue
+            wall = self.walls.get(w.edge_of[h][d])
+            if wall is not None and wall[0] not in (-1, seat):
+                continue
+            for a in w.areas[h]:
+                if self.root[a] != area:
+                    continue
+                for dock in w.docks_of_area[a]:
+                    if w.place_dir[dock] == d and dock not in out:
+                        out.append(dock)
+        return out
+
+    def _production_actions(self, seat: int) -> list[Any]:
+        out: list[Any] = []
+        here = self.presence(seat)
+        for h in sorted(self.buildings):
+            kind, place, _owner, used = self.buildings[h]
+            btype = D.BUILDINGS[kind]
+            if btype.kind == D.PRIMARY or place not in here:
+                continue
+            if used + btype.out_count > btype.limit:
+                continue
+            own = here[place]
+            if not self._inputs_ok(kind, self.pool(place, own)):
+                continue
+            if btype.kind == D.SECONDARY:
+                out.append(A.Produce(h))
+                continue
+            if kind == D.WAGON_FACTORY:
+                if any(t.kind == D.DONKEY and t.place == place for t in own):
+                    out.append(A.Produce(h))
+                continue
+            if not self._may_gain(seat, btype.output):
+                continue
+            if btype.output >= D.RAFT:
+                out.extend(A.Produce(h, p) for p in self.launch_places(h, seat))
+            else:
+                out.append(A.Produce(h))
+        for place, own in here.items():
+            counts = self.pool(place, own)
+            if (
+                counts[D.GOOSE] >= 2
+                and counts[D.PAPER] >= 1
+                and self.world.place_kind[place] != RIVER
+            ):
+                for i, name in enumerate(D.RESEARCH):
+                    if not self.research[seat] >> i & 1:
+                        out.append(A.Research(place, name))
+        fresh = self.fresh[seat]
+        if fresh:
+            for project, (sources, target) in D.UPGRADES.items():
+                if not fresh >> project & 1:
+                    continue
+                for h in sorted(self.buildings):
+                    b = self.buildings[h]
+                    if b[0] in sources and b[1] in here and b[3] == 0:
+                        out.append(A.Upgrade(h, D.BUILDINGS[target].name))
+        out.append(A.DONE)
+        return out
+
+    def _apply_produce(self, seat: int, action: A.Produce) -> None:
+        h = action.hex
+        b = self.buildings[h]
+        kind, place = b[0], b[1]
+        btype = D.BUILDINGS[kind]
+        own = self.presence(seat)[place]
+        self._consume_inputs(kind, place, own)
+        b[3] += btype.out_count
+        if btype.kind == D.SECONDARY:
+            left = btype.out_count
+            for t in own:
+                room = D.TRANSPORTERS[t.kind].capacity - len(t.cargo)
+                n = min(room, left)
+                t.cargo.extend([btype.output] * n)
+                left -= n
+            for _ in range(left):
+                self._drop(place, btype.output)
+            return
+        if kind == D.WAGON_FACTORY:
+            donkeys = [t for t in own if t.kind == D.DONKEY and t.place == place]
+            donkey = min(donkeys, key=lambda t: (len(t.cargo), t.id))
+            for g in donkey.cargo:
+                self._drop(place, g)
+            del self.trans[donkey.id]
+        target = place if btype.output < D.RAFT else action.launch
+        self._new_transporter(seat, btype.output, target)
+
+    def _apply_research(self, seat: int, action: A.Research) -> None:
+        project = D.RESEARCH.index(action.project)
+        own = self.presence(seat)[action.place]
+        self._pay(action.place, own, D.RESEARCH_COST)
+        self.research[seat] |= 1 << project
+        self.fresh[seat] |= 1 << project
+
+    # ------------------------------------------------------------------ movement
+
+    def _movement_actions(self, seat: int) -> list[Any]:
+        if self.active < 0:
+            out: list[Any] = [
+                A.MoveTransporter(t.id)
+                for t in self.trans.values()
+                if t.owner == seat and not t.moved
+            ]
+            out.append(A.DONE)
+            return out
+        t = self.trans[self.active]
+        out = [A.Step(p) for p in self._steps(t)]
+        bit = 1 << (seat + D.GOOD_BITS)
+        places = self.reach(t)
+        if len(t.cargo) < D.TRANSPORTERS[t.kind].capacity:
+            for p in places:
+                seen = 0
+                for g in self.piles.get(p, ()):
+                    kind = g & D.GOOD_MASK
+                    if not g & bit and not seen >> kind & 1:
+                        seen |= 1 << kind
+                for kind in range(11):
+                    if seen >> kind & 1:
+                        out.append(A.Load(GOOD_NAMES[kind], p))
+        if t.cargo and places:
+            seen = 0
+            for g in t.cargo:
+                seen |= 1 << (g & D.GOOD_MASK)
+            for p in places:
+                for kind in range(11):
+                    if seen >> kind & 1:
+                        out.append(A.Unload(GOOD_NAMES[kind], p))
+        out.append(A.STOP)
+        return out
+
+    def _blocked(self, edge: int, seat: int) -> bool:
+        wall = self.walls.get(edge)
+        return wall is not None and wall[0] != -1 and wall[0] != seat
+
+    def _steps(self, t: Transporter) -> list[int]:
+        """Places the moving transporter may enter next (p10-12)."""
+        if self.moves_left <= 0:
+            return []
+        w = self.world
+        seat = t.owner
+        out: list[int] = []
+        if t.kind < D.RAFT:
+            offroad = t.kind == D.DONKEY and self.steps == 0
+            h = w.place_hex[t.place]
+            for a in w.areas[h]:
+                if self.root[a] != t.place:
+                    continue
+                for edge, q in w.land_links[a]:
+                    if edge not in self.roads and not offroad:
+                        continue
+                    if self._blocked(edge, seat):
+                        continue
+                    target = self.root[q]
+                    if target not in out:
+                        out.append(target)
+            return out
+        for edge, q, _dock in w.boat_links[t.place]:
+            if edge >= 0 and self._blocked(edge, seat):
+                continue
+            out.append(q)
+        return out
+
+    def _apply_step(self, t: Transporter, to: int) -> None:
+        w = self.world
+        if t.kind < D.RAFT:
+            road = False
+            h = w.place_hex[t.place]
+            for a in w.areas[h]:
+                if self.root[a] != t.place:
+                    continue
+                for edge, q in w.land_links[a]:
+                    if (
+                        self.root[q] == to
+                        and edge in self.roads
+                        and not self._blocked(edge, t.owner)
+                    ):
+                        road = True
+            self.moves_left = self.moves_left - 1 if road else 0
+        else:
+            self.moves_left -= 1
+            if w.place_kind[to] == DOCK:
+                self.moves_left = 0
+        self.steps += 1
+        t.place = to
+
+    def _apply_load(self, t: Transporter, good: int, place: int) -> None:
+        pile = self.piles[place]
+        bit = 1 << (t.owner + D.GOOD_BITS)
+        for i in range(len(pile) - 1, -1, -1):
+            g = pile[i]
+            if g & D.GOOD_MASK == good and not g & bit:
+                pile.pop(i)
+                t.cargo.append(g)
+                break
+        if not pile:
+            del self.piles[place]
+
+    def _apply_unload(self, t: Transporter, good: int, place: int) -> None:
+        cargo = t.cargo
+        for i in range(len(cargo) - 1, -1, -1):
+            if cargo[i] & D.GOOD_MASK == good:
+                g = cargo.pop(i)
+                self._drop(place, g | 1 << (t.owner + D.GOOD_BITS))
+                return
+
+    # ------------------------------------------------------------------ building
+
+    def _site_ok(self, kind: int, h: int) -> bool:
+        btype = D.BUILDINGS[kind]
+        hx = self.world.hexes[h]
+        if hx.terrain == D.DESERT and not self.irrigated:
+            return False
+        if btype.site == D.LAND:
+            return hx.land
+        if btype.site == D.SHORE:
+            return self.world.shore[h]
+        return hx.terrain == btype.site
+
+    def mixes(self, seat: int) -> list[str]:
+        """Mine bag fillings ``seat`` may choose (research-dependent, p16)."""
+        out = []
+        for name, need in D.MIX_RESEARCH.items():
+            if need is None or self.research[seat] >> need & 1:
+                out.append(name)
+        return out
+
+    def _wall_sides(self, place: int) -> tuple[list[int], int]:
+        """(hex sides a wall may be built on from ``place``, extra cost)."""
+        w = self.world
+        kind = w.place_kind[place]
+        h = w.place_hex[place]
+        if kind == LAND:
+            sides = [d for a in w.areas[h] if self.root[a] == place for d in w.area_sides[a]]
+            return [d for d in sides if w.nbr[h][d] >= 0], 0
+        if kind == RIVER:
+            return [d for d in range(6) if w.nbr[h][d] >= 0], 0
+        sides = [d for d in range(6) if w.nbr[h][d] >= 0 and w.hexes[w.nbr[h][d]].land]
+        return sides, D.WALL_FROM_SEA_EXTRA
+
+    def _building_actions(self, seat: int) -> list[Any]:
+        w = self.world
+        out: list[Any] = []
+        here = self.presence(seat)
+        research = self.research[seat]
+        mine_room = self.options.mine_limit <= 0 or self.mines < self.options.mine_limit
+        for place in sorted(here):
+            own = here[place]
+            counts = self.pool(place, own)
+            kind = w.place_kind[place]
+            h = w.place_hex[place]
+            if kind in (LAND, SEA_PLACE) and h not in self.buildings:
+                for b, btype in enumerate(D.BUILDINGS):
+                    if (kind == SEA_PLACE) != (b == D.OIL_RIG):
+                        continue
+                    if btype.research is not None and not research >> btype.research & 1:
+                        continue
+                    if not self._site_ok(b, h) or not self._affordable(counts, btype.cost):
+                        continue
+                    if b == D.MINE:
+                        if mine_room:
+                            out.extend(A.Build(btype.name, place, m) for m in self.mixes(seat))
+                    else:
+                        out.append(A.Build(btype.name, place))
+            if kind == LAND and counts[D.STONE] >= 1:
+                for a in w.areas[h]:
+                    if self.root[a] != place:
+                        continue
+                    for edge, _q in w.land_links[a]:
+                        if edge not in self.roads:
+                            e = w.edges[edge]
+                            side = e[1] if e[0] == h else e[3]
+                            out.append(A.Road(place, side))
+            sides, extra = self._wall_sides(place)
+            for d in sides:
+                edge = w.edge_of[h][d]
+                e = w.edges[edge]
+                if not w.hexes[e[0]].land and not w.hexes[e[2]].land:
+                    continue
+                wall = self.walls.get(edge)
+                tokens = wall[1] if wall else 0
+                buildable = (wall is None or wall[0] in (-1, seat)) and tokens < D.MAX_WALL
+                if buildable and counts[D.STONE] >= D.wall_build_cost(tokens) + extra:
+                    out.append(A.Wall(place, d))
+                demolishable = wall is not None and wall[0] != -1
+                if demolishable and counts[D.BOARD] >= D.wall_demolish_cost(tokens) + extra:
+                    out.append(A.Demolish(place, d))
+            mine = self.buildings.get(h)
+            if (
+                kind == LAND
+                and mine is not None
+                and mine[0] == D.MINE
+                and mine[1] == place
+                and research >> D.NEW_SHAFTS & 1
+                and self._affordable(counts, D.SHAFT_COST)
+            ):
+                out.extend(A.Shaft(h, m) for m in self.mixes(seat))
+        # bridges
+        for h in sorted({w.place_hex[p] for p in here}):
+            for side, left, right in w.river_banks[h]:
+                a, b = self.root[left], self.root[right]
+                if a == b:
+                    continue
+                for p in (a, b, w.river_place[h]):
+                    if p in here and self.pool(p, here[p])[D.STONE] >= 1:
+                        out.append(A.Bridge(h, side, p))
+                        break
+        out.append(A.DONE)
+        return out
+
+    def _apply_build(self, seat: int, action: A.Build) -> None:
+        kind = D.B[action.building]
+        place = action.place
+        h = self.world.place_hex[place]
+        own = self.presence(seat)[place]
+        self._pay(place, own, D.BUILDINGS[kind].cost)
+        self.buildings[h] = [kind, place, seat, 0]
+        if kind == D.MINE:
+            self.bags[h] = list(D.MINE_MIXES[action.mix])
+            self.mines += 1
+
+    def _apply_wall(self, seat: int, action: A.Wall | A.Demolish) -> None:
+        w = self.world
+        place = action.place
+        h = w.place_hex[place]
+        edge = w.edge_of[h][action.side]
+        own = self.presence(seat)[place]
+        extra = D.WALL_FROM_SEA_EXTRA if w.place_kind[place] == SEA_PLACE else 0
+        wall = self.walls.get(edge)
+        tokens = wall[1] if wall else 0
+        if isinstance(action, A.Demolish):
+            self._take(place, own, D.BOARD, D.wall_demolish_cost(tokens) + extra)
+            self.walls[edge] = [-1, tokens]
+            return
+        self._take(place, own, D.STONE, D.wall_build_cost(tokens) + extra)
+        self.walls[edge] = [seat, tokens + 1]
+        # a coastal wall pushes other players' docked boats back to sea (p14)
+        for t in self.trans.values():
+            if t.owner != seat and w.place_kind[t.place] == DOCK:
+                th = w.place_hex[t.place]
+                if w.edge_of[th][w.place_dir[t.place]] == edge:
+                    t.place = w.dock_sea(t.place)
+
+    def _apply_bridge(self, seat: int, action: A.Bridge) -> None:
+        w = self.world
+        own = self.presence(seat)[action.place]
+        self._take(action.place, own, D.STONE, 1)
+        for side, left, right in w.river_banks[action.hex]:
+            if side == action.side:
+                self._merge(self.root[left], self.root[right])
+        self.bridges.append((action.hex, action.side))
+
+    def _merge(self, a: int, b: int) -> None:
+        """Join two areas of a hex (a bridge): everything of the larger id moves over."""
+        keep, gone = min(a, b), max(a, b)
+        for i, r in enumerate(self.root):
+            if r == gone:
+                self.root[i] = keep
+        pile = self.piles.pop(gone, None)
+        if pile:
+            self.piles.setdefault(keep, []).extend(pile)
+        for t in self.trans.values():
+            if t.place == gone:
+                t.place = keep
+        for b_ in self.buildings.values():
+            if b_[1] == gone:
+                b_[1] = keep
+        self.homes = [keep if x == gone else x for x in self.homes]
+
+    # ------------------------------------------------------------------ wonder
+
+    def brick_price(self) -> int:
+        """Goods for the next brick of the seat acting: its ordinal this turn, +1 once
+        the first four rows (17 bricks) stand (p15, §0 item 4)."""
+        return self.bricks_now + 1 + (1 if len(self.wonder) >= D.PRICE_STEP_AT else 0)
+
+    def _wonder_actions(self, seat: int) -> list[Any]:
+        home = self.homes[seat]
+        own = self.presence(seat).get(home, [])
+        counts = self.pool(home, own) if own else [0] * 11
+        if self.paying:
+            return [A.Pay(GOOD_NAMES[g]) for g in range(11) if counts[g]]
+        out: list[Any] = []
+        if own and sum(counts) >= self.brick_price() and len(self.wonder) < D.WONDER_SLOTS:
+            out.append(A.BRICK)
+        out.append(A.DONE)
+        return out
+
+    # ------------------------------------------------------------------ actions
+
+    def legal_actions(self) -> list[Any]:
+        """Atomic legal actions of the seat to move (stable order, ``done`` last)."""
+        seat = self._seat()
+        step = self.step
+        if step == "homes":
+            return [A.Home(p) for p in self._home_places()]
+        if step == "request":
+            return [A.NO_REQUEST, A.REQUEST]
+        if step == "pray":
+            return [A.PRAY, A.CASH_IN]
+        if step == "position":
+            taken = set(self.slots)
+            return [A.Position(s) for s in range(1, self.seats + 1) if s not in taken]
+        stage = self.stage
+        if stage == PRODUCTION:
+            return self._production_actions(seat)
+        if stage == MOVEMENT:
+            return self._movement_actions(seat)
+        if stage == BUILDING:
+            return self._building_actions(seat)
+        return self._wonder_actions(seat)
+
+    def _home_places(self) -> list[int]:
+        """Land areas with at least one side, not on or next to another home (p6)."""
+        w = self.world
+        taken = [w.place_hex[p] for p in self.homes if p >= 0]
+        out: list[int] = []
+        for h in w.land_hexes():
+            if any(h == t or w.adjacent(h, t) for t in taken):
+                continue
+            out.extend(a for a in w.areas[h] if w.area_sides[a])
+        return out
+
+    def apply_action(self, action: Any) -> None:
+        """Apply one legal action; raises IllegalAction (state unchanged) otherwise."""
+        seat = self._seat()
+        if action not in self.legal_actions():
+            raise IllegalAction(f"not legal now: {action!r}")
+        if isinstance(action, A.Home):
+            self.homes[seat] = action.place
+            for _ in range(D.START_DONKEYS):
+                self._new_transporter(seat, D.DONKEY, action.place)
+            for good, n in D.START_GOODS:
+                for _ in range(n):
+                    self._drop(action.place, good)
+            self._advance()
+        elif isinstance(action, A.RequestOrder | A.NoRequest):
+            self.requested |= isinstance(action, A.RequestOrder)
+            self._advance()
+        elif isinstance(action, A.Pray | A.CashIn):
+            if isinstance(action, A.CashIn):
+                self.cashed.append(seat)
+            self._advance()
+        elif isinstance(action, A.Position):
+            self.slots[seat] = action.slot
+            self._advance()
+        elif isinstance(action, A.Done):
+            self._advance()
+        elif isinstance(action, A.Produce):
+            self._apply_produce(seat, action)
+        elif isinstance(action, A.Research):
+            self._apply_research(seat, action)
+        elif isinstance(action, A.Upgrade):
+            self.buildings[action.hex][0] = D.B[action.building]
+        elif isinstance(action, A.MoveTransporter):
+            t = self.trans[action.transporter]
+            t.moved = True
+            self.active = t.id
+            self.moves_left = D.TRANSPORTERS[t.kind].moves
+            self.steps = 0
+        elif isinstance(action, A.Step):
+            self._apply_step(self.trans[self.active], action.to)
+        elif isinstance(action, A.Load):
+            self._apply_load(self.trans[self.active], GOOD_INDEX[action.good], action.place)
+        elif isinstance(action, A.Unload):
+            self._apply_unload(self.trans[self.active], GOOD_INDEX[action.good], action.place)
+        elif isinstance(action, A.Stop):
+            self.active = -1
+        elif isinstance(action, A.Build):
+            self._apply_build(seat, action)
+        elif isinstance(action, A.Road):
+            h = self.world.place_hex[action.place]
+            self._take(action.place, self.presence(seat)[action.place], D.STONE, 1)
+            self.roads.add(self.world.edge_of[h][action.side])
+        elif isinstance(action, A.Bridge):
+            self._apply_bridge(seat, action)
+        elif isinstance(action, A.Wall | A.Demolish):
+            self._apply_wall(seat, action)
+        elif isinstance(action, A.Shaft):
+            place = self.buildings[action.hex][1]
+            self._pay(place, self.presence(seat)[place], D.SHAFT_COST)
+            gold, iron = D.MINE_MIXES[action.mix]
+            self.bags[action.hex][0] += gold
+            self.bags[action.hex][1] += iron
+        elif isinstance(action, A.Brick):
+            self.paying = self.brick_price()
+        elif isinstance(action, A.Pay):
+            home = self.homes[seat]
+            self._take(home, self.presence(seat)[home], GOOD_INDEX[action.good], 1)
+            self.paying -= 1
+            if not self.paying:
+                self.wonder.append(seat)
+                self.bricks_now += 1
+                if self._wonder_done():
+                    self.step = "over"
+        else:  # pragma: no cover - every legal action is handled above
+            raise IllegalAction(f"unknown action {action!r}")
+
+    # ------------------------------------------------------------------ results
+
+    def wonder_rows(self) -> list[list[int]]:
+        """Brick owners row by row, bottom row first (only rows with a brick)."""
+        rows, i = [], 0
+        for size in D.WONDER_ROWS:
+            if i >= len(self.wonder):
+                break
+            rows.append(self.wonder[i : i + size])
+            i += size
+        return rows
+
+    def wonder_points(self) -> list[int]:
+        """Wonder points by seat: each row gives 10 split by player bricks, rounded
+        down; neutral bricks are ignored (p19)."""
+        points = [0] * self.seats
+        for row in self.wonder_rows():
+            mine = [row.count(s) for s in range(self.seats)]
+            total = sum(mine)
+            for s in range(self.seats):
+                points[s] += D.row_share(mine[s], total)
+        return points
+
+    def goods_points(self) -> list[int]:
+        """Gold 10, coins 40, stock 120 carried on one's own transporters (p19)."""
+        points = [0] * self.seats
+        for t in self.trans.values():
+            for g in t.cargo:
+                points[t.owner] += D.SCORE_VALUE.get(g & D.GOOD_MASK, 0)
+        return points
+
+    def scores(self) -> list[float]:
+        """Wealth points by seat (goods on own transporters + wonder rows)."""
+        return [
+            float(a + b) for a, b in zip(self.goods_points(), self.wonder_points(), strict=True)
+        ]
+
+    def ranks(self) -> list[int]:
+        """Ranks; ties go to the praying figure closer to the temple (p19)."""
+        scores = self.scores()
+        return ranks_from_keys([(scores[s], -self.temple.index(s)) for s in range(self.seats)])
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int) -> RBView:
+        """The full public state (nothing is secret in Roads & Boats)."""
+        names = D.RESEARCH
+        return RBView(
+            seat=seat,
+            options=self.options,
+            map_name=self.world.name,
+            map=self.world.spec,
+            turn=self.turn,
+            stage=STAGES[self.stage] if self.stage >= 0 else "setup",
+            step=self.step,
+            actor=self.actor,
+            temple=self.temple[:],
+            sequence=self.sequence[:],
+            requested=self.requested,
+            cashed=self.cashed[:],
+            slots=self.slots[:],
+            homes=self.homes[:],
+            transporters=[
+                TransporterView(
+                    t.id, t.owner, D.TRANSPORTERS[t.kind].name, t.place, t.moved, t.cargo[:]
+                )
+                for t in self.trans.values()
+            ],
+            next_transporter=self.next_tid,
+            buildings=[
+                BuildingView(h, D.BUILDINGS[b[0]].name, b[1], b[2], b[3], *self.bags.get(h, (0, 0)))
+                for h, b in sorted(self.buildings.items())
+            ],
+            piles=[PileView(p, g[:]) for p, g in sorted(self.piles.items())],
+            roads=sorted(self.roads),
+            bridges=[[h, s] for h, s in self.bridges],
+            walls=[WallView(e, o, s) for e, (o, s) in sorted(self.walls.items())],
+            research=[[n for i, n in enumerate(names) if r >> i & 1] for r in self.research],
+            fresh=[[n for i, n in enumerate(names) if r >> i & 1] for r in self.fresh],
+            wonder=self.wonder[:],
+            neutral_left=self.neutral_left,
+            bricks_now=self.bricks_now,
+            paying=self.paying,
+            active=[self.active, self.moves_left, self.steps],
+            draws=self.draws[:],
+            mines=self.mines,
+        )
+
+    def debug(self) -> Any:
+        """The full state as JSON-able data (the view of seat 0 without ``seat``)."""
+        data = msgspec.to_builtins(self.view(0))
+        del data["seat"]
+        return data
+
+
+def state_from_view(world: World, options: RBOptions, seats: int, view: RBView) -> RBState:
+    """Rebuild the full state from a view (everything in Roads & Boats is public)."""
+    s = RBState(world, seats, options)
+    s.turn = view.turn
+    s.stage = STAGES.index(view.stage) if view.stage in STAGES else SETUP
+    s.step = view.step
+    s.actor = view.actor
+    s.temple = view.temple[:]
+    s.sequence = view.sequence[:]
+    s.requested = view.requested
+    s.cashed = view.cashed[:]
+    s.slots = view.slots[:]
+    for h, side in view.bridges:
+        for d, left, right in world.river_banks[h]:
+            if d == side:
+                a, b = s.root[left], s.root[right]
+                keep, gone = min(a, b), max(a, b)
+                s.root = [keep if r == gone else r for r in s.root]
+        s.bridges.append((h, side))
+    s.homes = view.homes[:]
+    for tv in view.transporters:
+        t = Transporter(tv.id, tv.owner, D.T[tv.kind], tv.place)
+        t.moved = tv.moved
+        t.cargo = tv.cargo[:]
+        s.trans[t.id] = t
+    s.next_tid = view.next_transporter
+    for bv in view.buildings:
+        s.buildings[bv.hex] = [D.B[bv.kind], bv.place, bv.owner, bv.used]
+        if bv.kind == "mine":
+            s.bags[bv.hex] = [bv.bag_gold, bv.bag_iron]
+    s.piles = {pv.place: pv.goods[:] for pv in view.piles}
+    s.roads = set(view.roads)
+    s.walls = {wv.edge: [wv.owner, wv.strength] for wv in view.walls}
+    s.research = [sum(1 << D.RESEARCH.index(n) for n in r) for r in view.research]
+    s.fresh = [sum(1 << D.RESEARCH.index(n) for n in r) for r in view.fresh]
+    s.wonder = view.wonder[:]
+    s.neutral_left = view.neutral_left
+    s.bricks_now = view.bricks_now
+    s.paying = view.paying
+    s.active, s.moves_left, s.steps = view.active
+    s.draws = view.draws[:]
+    s.mines = view.mines
+    return s
