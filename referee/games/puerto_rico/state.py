@@ -9,6 +9,7 @@ kept as counts per kind, so its order never exists and cannot leak.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any, Final, Self
 
@@ -913,7 +914,7 @@ class PuertoRicoState(State):
         """The full state as JSON-able data (the stack as counts: it has no order)."""
         out = {k: v for k, v in self.__dict__.items() if k not in ("players", "_legal")}
         out["options"] = {f: getattr(self.options, f) for f in self.options.__struct_fields__}
-        out["setup"] = None
+        out["setup"] = dataclasses.asdict(self.setup)
         out["phase"] = PHASE_NAMES[self.phase]
         out["players"] = [{k: getattr(p, k) for k in Player.__slots__} for p in self.players]
         return out
