@@ -16,17 +16,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import resource
 import shlex
 import shutil
 import signal
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee import reaper
 from referee.protocol import (
     Act,
     ActionReply,
@@ -59,21 +61,54 @@ class BotFault(Exception):
 
 @dataclass
 class BotLimits:
-    """Per-bot caps: stdout line length and stderr log size in bytes, exit grace in s."""
+    """Per-bot caps.
+
+    ``max_line_bytes``/``max_stderr_bytes``: stdout line length and stderr log size
+    (bytes); ``exit_grace_s``/``term_grace_s``: seconds allowed to exit after stdin is
+    closed and after SIGTERM; ``cpu_s``, ``memory_mb`` (address space) and
+    ``open_files``: optional kernel resource limits (``setrlimit``) applied to the
+    bot process and inherited by its children (``None`` = no limit).
+    """
 
     max_line_bytes: int = MIB
     max_stderr_bytes: int = MIB
     exit_grace_s: float = 1.0
     term_grace_s: float = 0.5
+    cpu_s: int | None = None
+    memory_mb: int | None = None
+    open_files: int | None = None
+
+    def preexec(self) -> Callable[[], None] | None:
+        """A function setting the resource limits in the child, or ``None``."""
+        pairs = [
+            (resource.RLIMIT_CPU, self.cpu_s),
+            (resource.RLIMIT_AS, None if self.memory_mb is None else self.memory_mb * MIB),
+            (resource.RLIMIT_NOFILE, self.open_files),
+        ]
+        chosen = [(which, value) for which, value in pairs if value is not None]
+        if not chosen:
+            return None
+
+        def apply() -> None:
+            for which, value in chosen:
+                resource.setrlimit(which, (value, value))
+
+        return apply
 
 
 @dataclass
 class BotSpec:
-    """A bot to run: display name and argv (already resolved)."""
+    """A bot to run: display name, argv (already resolved), and an optional wrapper.
+
+    ``wrapper`` is an argv prefix such as ``["bwrap", "--ro-bind", "/", "/", "--"]``
+    or ``["firejail", "--quiet"]`` that sandboxes the bot; ``command`` is the text
+    shown in records (defaults to the joined argv).
+    """
 
     name: str
     argv: list[str]
     command: str = ""
+    wrapper: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.command:
@@ -112,9 +147,10 @@ def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> lis
     return resolved
 
 
-def scrubbed_environment(home: str) -> dict[str, str]:
-    """The environment a bot gets: PATH, a locale, and its own HOME/TMPDIR only."""
+def scrubbed_environment(home: str, token: str) -> dict[str, str]:
+    """The environment a bot gets: PATH, a locale, its own HOME/TMPDIR, its marker."""
     return {
+        reaper.MARKER_VAR: token,
         "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",
@@ -149,8 +185,10 @@ class BotProcess:
         workdir: str,
         stderr_path: Path | None,
         limits: BotLimits,
+        token: str,
     ) -> None:
         self.spec = spec
+        self.token = token
         self.process = process
         self.pid = process.pid
         self.workdir = workdir
@@ -171,27 +209,30 @@ class BotProcess:
         *,
         stderr_path: Path | None = None,
         limits: BotLimits | None = None,
-        preexec: Any = None,
     ) -> BotProcess:
         """Start the bot process.  Raises :class:`BotFault` (``crash``) if exec fails."""
         limits = limits or BotLimits()
+        reaper.enable_subreaper()
         workdir = tempfile.mkdtemp(prefix="referee-bot-")
+        token = reaper.new_token()
         try:
             process = await asyncio.create_subprocess_exec(
+                *spec.wrapper,
                 *spec.argv,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 cwd=workdir,
-                env=scrubbed_environment(workdir),
+                env=scrubbed_environment(workdir, token),
                 start_new_session=True,
                 limit=limits.max_line_bytes + 1,
-                preexec_fn=preexec,
+                preexec_fn=limits.preexec(),
             )
         except OSError as exc:
+            reaper.retire(token)
             shutil.rmtree(workdir, ignore_errors=True)
             raise BotFault("crash", f"cannot start {spec.command!r}: {exc.strerror}") from None
-        return cls(spec, process, workdir, stderr_path, limits)
+        return cls(spec, process, workdir, stderr_path, limits, token)
 
     # -- reading -----------------------------------------------------------------
 
@@ -341,6 +382,10 @@ class BotProcess:
                 await asyncio.wait_for(self.process.wait(), self.limits.term_grace_s)
         self._signal_group(signal.SIGKILL)
         code = await self.process.wait()
+        # Processes that left the group (double fork, setsid) still carry the marker.
+        reaper.retire(self.token)
+        reaper.kill_marked(self.token)
+        reaper.kill_orphans()
         for task in (self._reader, self._stderr_task):
             with contextlib.suppress(TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(task, 1.0)

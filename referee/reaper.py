@@ -1,0 +1,133 @@
+"""Making sure no bot process outlives its match.
+
+A bot runs in its own process group and session, which the referee signals as a
+whole.  A hostile bot can still escape its group (double fork, ``setsid``).  Two
+nets catch those:
+
+* every bot gets a unique token in its environment (``REFEREE_BOT``), inherited by
+  everything it starts; :func:`kill_marked` kills every process carrying the token;
+* the referee process is made a *child subreaper* (Linux ``PR_SET_CHILD_SUBREAPER``),
+  so orphans of a bot are re-parented to the referee instead of init, and
+  :func:`kill_orphans` kills such re-parented processes.
+
+A bot that both scrubs its environment and escapes its session before its parent
+dies is beyond these nets; run bots under a sandbox wrapper (see docs/protocol.md)
+where that matters.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import os
+import secrets
+import signal
+import sys
+from collections.abc import Iterator
+
+MARKER_VAR = "REFEREE_BOT"
+_PR_SET_CHILD_SUBREAPER = 36
+_live_tokens: set[str] = set()
+_subreaper: bool | None = None
+
+
+def enable_subreaper() -> bool:
+    """Make this process the reaper of its orphaned descendants (Linux; once)."""
+    global _subreaper
+    if _subreaper is None:
+        _subreaper = False
+        if sys.platform.startswith("linux"):
+            try:
+                libc = ctypes.CDLL(None, use_errno=True)
+                _subreaper = bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+            except (OSError, AttributeError):
+                pass
+    return _subreaper
+
+
+def new_token() -> str:
+    """A fresh marker token for one bot, registered as live until :func:`retire`."""
+    token = secrets.token_hex(12)
+    _live_tokens.add(token)
+    return token
+
+
+def retire(token: str) -> None:
+    """The bot of ``token`` is being ended: its processes are no longer protected."""
+    _live_tokens.discard(token)
+
+
+def _processes() -> Iterator[tuple[int, int]]:
+    """``(pid, ppid)`` of every process visible in /proc."""
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # The command name may hold spaces and parentheses: split after the last ')'.
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        yield int(entry.name), int(fields[1])
+
+
+def _marker(pid: int) -> str | None:
+    """The ``REFEREE_BOT`` token of ``pid``; ``""`` if it has none or is unreadable."""
+    prefix = f"{MARKER_VAR}=".encode()
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            items = f.read().split(b"\0")
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return ""
+    for item in items:
+        if item.startswith(prefix):
+            return item[len(prefix) :].decode(errors="replace")
+    return ""
+
+
+def _kill(pid: int) -> bool:
+    try:
+        os.kill(pid, signal.SIGKILL)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
+def kill_marked(token: str) -> int:
+    """SIGKILL every process whose environment holds ``REFEREE_BOT=<token>``.
+
+    Returns how many were signalled.  No-op where /proc does not exist.
+    """
+    if not os.path.isdir("/proc"):
+        return 0
+    me = os.getpid()
+    return sum(_kill(pid) for pid, _ in list(_processes()) if pid != me and _marker(pid) == token)
+
+
+def kill_orphans() -> int:
+    """SIGKILL and reap bot descendants re-parented to this (subreaper) process.
+
+    Spared: multiprocessing workers of this process and processes whose marker
+    token belongs to a bot still in play.  Everything else whose parent is this
+    process came from a bot (bots themselves are reaped by asyncio before their
+    token is retired).  Returns how many were signalled.
+    """
+    if not os.path.isdir("/proc"):
+        return 0
+    me = os.getpid()
+    workers = {p.pid for p in multiprocessing.active_children()}
+    killed = 0
+    for pid, ppid in list(_processes()):
+        if ppid != me or pid in workers:
+            continue
+        token = _marker(pid)
+        if token is None or token in _live_tokens:
+            continue
+        killed += _kill(pid)
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(pid, 0)
+    return killed
