@@ -830,10 +830,12 @@ class RBState(State):
                 out.extend(A.Shaft(h, m) for m in self.mixes(seat))
         # bridges
         for h in sorted({w.place_hex[p] for p in here}):
+            pairs: set[tuple[int, int]] = set()
             for side, left, right in w.river_banks[h]:
-                a, b = self.root[left], self.root[right]
-                if a == b:
+                a, b = sorted((self.root[left], self.root[right]))
+                if a == b or (a, b) in pairs:
                     continue
+                pairs.add((a, b))
                 for p in (a, b, w.river_place[h]):
                     if p in here and self.pool(p, here[p])[D.STONE] >= 1:
                         out.append(A.Bridge(h, side, p))

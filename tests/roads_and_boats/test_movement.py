@@ -1,0 +1,203 @@
+"""Movement phase: the rulebook's movement examples and rules (p10-12)."""
+
+from __future__ import annotations
+
+from referee.games.roads_and_boats import actions as A
+from referee.games.roads_and_boats import data as D
+from referee.games.roads_and_boats.state import MOVEMENT, RBState
+from referee.games.roads_and_boats.world import DOCK, SEA_PLACE
+from tests.roads_and_boats.helpers import add, area, bare, cargo_names, hx, jump, loose_names, put
+
+N, NE, SE, S, SW, NW = range(6)
+
+
+def road(state: RBState, q: int, r: int, side: int) -> None:
+    state.roads.add(state.world.edge_of[hx(state.world, q, r)][side])
+
+
+def steps(state: RBState) -> list[int]:
+    return [a.to for a in state.legal_actions() if isinstance(a, A.Step)]
+
+
+def moving(seats: int = 2, map_name: str = "pacific") -> RBState:
+    state = bare(seats, map_name)
+    jump(state, MOVEMENT)
+    return state
+
+
+def test_donkey_moves_two_on_roads_or_one_off_road() -> None:
+    state = moving()
+    w = state.world
+    a, b, c = area(w, 2, 1), area(w, 2, 2), area(w, 2, 3)
+    road(state, 2, 1, N)
+    road(state, 2, 2, N)
+    donkey = add(state, 0, D.DONKEY, a)
+    state.apply_action(A.MoveTransporter(donkey.id))
+    assert b in steps(state)
+    state.apply_action(A.Step(b))
+    assert steps(state) == [c, a]  # only roads after a road step
+    state.apply_action(A.Step(c))
+    assert steps(state) == []  # two road steps used
+    state.apply_action(A.STOP)
+    # off road: one step, which ends the movement
+    other = add(state, 0, D.DONKEY, area(w, 2, 4))
+    state.apply_action(A.MoveTransporter(other.id))
+    assert sorted(steps(state)) == sorted([c, area(w, 2, 5)])
+    state.apply_action(A.Step(area(w, 2, 5)))
+    assert steps(state) == []
+
+
+def test_wagons_and_trucks_only_use_roads() -> None:
+    state = moving()
+    w = state.world
+    for r in (1, 2, 3, 4):
+        road(state, 2, r, N)
+    truck = add(state, 0, D.TRUCK, area(w, 2, 1))
+    state.apply_action(A.MoveTransporter(truck.id))
+    for r in (2, 3, 4, 5):
+        assert area(w, 2, r) in steps(state)
+        state.apply_action(A.Step(area(w, 2, r)))
+    assert steps(state) == []  # 4 steps used
+    state.apply_action(A.STOP)
+    wagon = add(state, 0, D.WAGON, area(w, 3, 5))  # no road at (3,5)
+    state.apply_action(A.MoveTransporter(wagon.id))
+    assert steps(state) == []
+
+
+def test_moved_goods_example() -> None:
+    """Rulebook p11: the donkey takes a trunk over and brings two stones back; the
+    wagon then drops its stock there and takes trunks, but not the moved stones."""
+    state = moving()
+    w = state.world
+    home, upper, far = area(w, 2, 1), area(w, 2, 2), area(w, 2, 3)
+    road(state, 2, 1, N)
+    road(state, 2, 2, N)
+    donkey = add(state, 0, D.DONKEY, home, [D.TRUNK])
+    put(state, upper, D.STONE, 2)
+    put(state, home, D.TRUNK, 2)
+    wagon = add(state, 0, D.WAGON, far, [D.STOCK] * 3)
+    state.apply_action(A.MoveTransporter(donkey.id))
+    state.apply_action(A.Step(upper))
+    state.apply_action(A.Unload("trunk", upper))
+    state.apply_action(A.Load("stone", upper))
+    state.apply_action(A.Load("stone", upper))
+    state.apply_action(A.Step(home))
+    state.apply_action(A.Unload("stone", home))
+    state.apply_action(A.Unload("stone", home))
+    state.apply_action(A.STOP)
+    state.apply_action(A.MoveTransporter(wagon.id))
+    state.apply_action(A.Step(upper))
+    state.apply_action(A.Step(home))
+    for _ in range(3):
+        state.apply_action(A.Unload("stock", home))
+    loads = [a.good for a in state.legal_actions() if isinstance(a, A.Load)]
+    assert loads == ["trunk"]  # the stones and the stock were moved by this player
+    state.apply_action(A.Load("trunk", home))
+    state.apply_action(A.Load("trunk", home))
+    assert cargo_names(wagon) == ["trunk", "trunk"]
+    assert loose_names(state, home) == ["stock"] * 3 + ["stone"] * 2
+    assert loose_names(state, upper) == ["trunk"]
+
+
+def test_another_player_may_move_a_moved_good_and_marks_clear() -> None:
+    state = moving()
+    w = state.world
+    here = area(w, 2, 1)
+    put(state, here, D.STONE)
+    mine = add(state, 0, D.DONKEY, here)
+    theirs = add(state, 1, D.DONKEY, here)
+    state.apply_action(A.MoveTransporter(mine.id))
+    state.apply_action(A.Load("stone", here))
+    state.apply_action(A.Unload("stone", here))
+    assert not any(isinstance(a, A.Load) for a in state.legal_actions())
+    state.apply_action(A.STOP)
+    state.apply_action(A.DONE)
+    state.apply_action(A.MoveTransporter(theirs.id))
+    assert A.Load("stone", here) in state.legal_actions()
+    state.apply_action(A.STOP)
+    state.apply_action(A.DONE)
+    assert state.piles[here] == [D.STONE]  # marks are cleared after the phase
+
+
+def test_capacity_limits_loading() -> None:
+    state = moving()
+    here = area(state.world, 2, 1)
+    put(state, here, D.BOARD, 5)
+    donkey = add(state, 0, D.DONKEY, here)
+    state.apply_action(A.MoveTransporter(donkey.id))
+    state.apply_action(A.Load("board", here))
+    state.apply_action(A.Load("board", here))
+    assert not any(isinstance(a, A.Load) for a in state.legal_actions())
+
+
+def test_walls_block_everyone_but_their_owner() -> None:
+    state = moving()
+    w = state.world
+    a, b = area(w, 2, 1), area(w, 2, 2)
+    edge = w.edge_of[hx(w, 2, 1)][N]
+    state.walls[edge] = [1, 1]
+    blocked = add(state, 0, D.DONKEY, a)
+    state.apply_action(A.MoveTransporter(blocked.id))
+    assert b not in steps(state)
+    state.apply_action(A.STOP)
+    state.apply_action(A.DONE)
+    owner = add(state, 1, D.DONKEY, a)
+    state.apply_action(A.MoveTransporter(owner.id))
+    assert b in steps(state)
+    state.walls[edge] = [-1, 2]  # a neutral wall stops nobody
+    state.apply_action(A.STOP)
+    state.apply_action(A.DONE)
+    assert state.stage != MOVEMENT
+
+
+def test_rivers_block_land_movement_until_bridged() -> None:
+    state = moving(2, "mesopotamia")
+    w = state.world
+    h = hx(w, 5, 1)  # a river (N+SE) splits the hex
+    left, right = w.areas[h]
+    donkey = add(state, 0, D.DONKEY, left)
+    state.apply_action(A.MoveTransporter(donkey.id))
+    from_left = {w.place_hex[p] for p in steps(state)}
+    state.apply_action(A.STOP)
+    other = add(state, 0, D.DONKEY, right)
+    state.apply_action(A.MoveTransporter(other.id))
+    from_right = {w.place_hex[p] for p in steps(state)}
+    assert from_left and from_right and not from_left & from_right
+    state.apply_action(A.STOP)
+    state._merge(left, right)  # a bridge
+    third = add(state, 0, D.DONKEY, left)
+    state.apply_action(A.MoveTransporter(third.id))
+    assert {w.place_hex[p] for p in steps(state)} == from_left | from_right
+
+
+def test_river_boats_reach_both_banks_and_go_to_sea() -> None:
+    state = moving(2, "dead-sea")
+    w = state.world
+    h = hx(w, 6, 1)  # the junction, mouth to the inner sea at (6,0)
+    raft = add(state, 0, D.RAFT, w.river_place[h], [D.CLAY])
+    state.apply_action(A.MoveTransporter(raft.id))
+    unload_places = {a.place for a in state.legal_actions() if isinstance(a, A.Unload)}
+    assert unload_places == set(w.areas[h])
+    assert w.sea_place[hx(w, 6, 0)] in steps(state)
+    state.apply_action(A.Step(w.sea_place[hx(w, 6, 0)]))
+    assert not any(isinstance(a, A.Unload) for a in state.legal_actions())  # never at sea
+
+
+def test_steamer_docking_example() -> None:
+    """Rulebook p11: a docked steamer first goes back to its sea hex (1 move), then
+    may use its other 5; docking ends its move."""
+    state = moving()
+    w = state.world
+    h = hx(w, 2, 2)
+    dock = next(p for p in w.docks_of_area[area(w, 2, 2)] if w.place_dir[p] == NE)
+    steamer = add(state, 0, D.STEAMER, dock, [D.BOARD])
+    state.apply_action(A.MoveTransporter(steamer.id))
+    assert steps(state) == [w.sea_place[hx(w, 3, 2)]]  # only into its own sea hex
+    assert A.Unload("board", area(w, 2, 2)) in state.legal_actions()
+    state.apply_action(A.Step(w.sea_place[hx(w, 3, 2)]))
+    assert state.moves_left == 5
+    # dock at the coast of (2,3), next door
+    target = next(p for p in steps(state) if w.place_kind[p] == DOCK and w.place_hex[p] != h)
+    state.apply_action(A.Step(target))
+    assert steps(state) == [] and state.moves_left == 0
+    assert w.place_kind[w.dock_sea(target)] == SEA_PLACE
