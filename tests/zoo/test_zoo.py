@@ -157,7 +157,8 @@ def test_bot_environment_is_scrubbed(tmp_path: Path, monkeypatch: pytest.MonkeyP
         "for line in sys.stdin:\n"
         "    m = json.loads(line)\n"
         "    if m['type'] == 'start': print(json.dumps({'type': 'ready'}), flush=True)\n"
-        "    elif m['type'] == 'act': print(json.dumps({'type': 'action', 'id': m['id'], 'index': 0}), flush=True)\n"
+        "    elif m['type'] == 'act':\n"
+        "        print(json.dumps({'type': 'action', 'id': m['id'], 'index': 0}), flush=True)\n"
         "    else: break\n"
     )
     dump = tmp_path / "env.json"
