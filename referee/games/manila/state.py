@@ -327,14 +327,15 @@ class ManilaState(State):
         """``(spot, cost)`` of every empty placement space, in spot order (§1-§3, K2)."""
         out: list[tuple[int, int]] = []
         cargo = self.cargo
-        for good in range(NGOODS):
-            if good in cargo:
-                b = cargo.index(good)
-                if self.dest[b] == SEA and not self.plundered[b]:
-                    taken = len(self.crew[b])
-                    costs = D.SEAT_COSTS[good]
-                    if taken < len(costs):
-                        out.append((good, costs[taken]))
+        dest = self.dest
+        crew = self.crew
+        plundered = self.plundered
+        for b in range(len(cargo)):  # cargo is in good order, like the spots
+            if dest[b] == SEA and not plundered[b]:
+                costs = D.SEAT_COSTS[cargo[b]]
+                taken = len(crew[b])
+                if taken < len(costs):
+                    out.append((cargo[b], costs[taken]))
         filled_ok = self.opts.place_on_filled_berth
         port_n = len(self.port_boats)
         yard_n = len(self.yard_boats)
@@ -362,12 +363,15 @@ class ManilaState(State):
         """
         free = self.free_spots()
         cash = self.cash[seat]
-        counted = [
-            cost
-            for spot, cost in free
-            if spot != D.INSURANCE_SPOT or self.opts.blind_counts_insurance
-        ]
-        if counted and cash + D.MORTGAGE_LOAN * sum(self.held[seat]) < min(counted):
+        if self.opts.blind_counts_insurance:
+            cheapest = min([c for _s, c in free], default=None)
+        else:
+            cheapest = min([c for s, c in free if s != D.INSURANCE_SPOT], default=None)
+        if (
+            cheapest is not None
+            and cash < cheapest
+            and cash + D.MORTGAGE_LOAN * sum(self.held[seat]) < cheapest
+        ):
             return [s for s, _c in free], True
         return [s for s, c in free if c <= cash], False
 
@@ -569,10 +573,9 @@ class ManilaState(State):
             self.passed[seat] = True
         else:
             spot = D.SPOT_INDEX[action.spot]
-            cost = dict(self.free_spots())[spot]
-            _spots, blind = self.place_options(seat)
-            if blind and spot != D.INSURANCE_SPOT:
-                cost = min(cost, self.cash[seat])
+            cost = self._spot_cost(spot)
+            if cost > self.cash[seat]:  # only a blind passenger gets here (§8)
+                cost = self.cash[seat]
             self.cash[seat] -= cost
             self.left[seat] -= 1
             if spot < NGOODS:
@@ -592,6 +595,21 @@ class ManilaState(State):
                 self.cash[seat] += D.INSURANCE_PREMIUM
         self.place_turn += 1
         self._seek_placer()
+
+    def _spot_cost(self, spot: int) -> int:
+        """Cost of a free spot (pesos)."""
+        if spot < NGOODS:
+            b = self.cargo.index(spot)
+            return D.SEAT_COSTS[spot][len(self.crew[b])]
+        if spot in D.PORT_SPOTS:
+            return D.OFFICE_COSTS[spot - D.PORT_SPOTS[0]]
+        if spot in D.YARD_SPOTS:
+            return D.OFFICE_COSTS[spot - D.YARD_SPOTS[0]]
+        return {
+            D.PIRATE_SPOT: D.PIRATE_COST,
+            D.SMALL_PILOT_SPOT: D.SMALL_PILOT_COST,
+            D.LARGE_PILOT_SPOT: D.LARGE_PILOT_COST,
+        }.get(spot, 0)
 
     def _seek_placer(self) -> None:
         """Advance ``place_turn`` to the next seat that still places, or end the round."""
