@@ -119,3 +119,32 @@ def test_determinize_keeps_the_view_and_public_state() -> None:
 
 def test_pass_action_round_trips() -> None:
     assert GAME.decode_action({"kind": "pass"}) == Pass()
+
+
+def test_views_do_not_depend_on_other_seats_hidden_shares() -> None:
+    """Two deals that differ only in seat 0's hand look the same to seats 1-3, even
+    after seat 0 mortgages a share."""
+    a = new(
+        4, hands=[["nutmeg", "silk"], ["ginseng", "jade"], ["nutmeg", "jade"], ["silk", "ginseng"]]
+    )
+    b = new(
+        4, hands=[["jade", "ginseng"], ["ginseng", "jade"], ["nutmeg", "jade"], ["silk", "ginseng"]]
+    )
+    act(a, 0, Mortgage("silk"))
+    act(b, 0, Mortgage("jade"))
+    for seat in (1, 2, 3):
+        va, vb = msgspec.to_builtins(a.view(seat)), msgspec.to_builtins(b.view(seat))
+        assert va.pop("supply") != vb.pop("supply")  # the face-up supply is public
+        assert va == vb
+        assert a.observe_action(0, Mortgage("silk"), seat) == b.observe_action(
+            0, Mortgage("jade"), seat
+        )
+    assert a.view(0).hand != b.view(0).hand
+
+
+def test_debug_is_json_and_rolls_are_public() -> None:
+    played = random_playout(GAME, 3, random.Random(2))
+    msgspec.json.encode(played.state.debug())
+    state = _first_roll()
+    roll = {"nutmeg": 2, "silk": 3, "ginseng": 4}
+    assert all(state.observe_chance(roll, v) == roll for v in range(4))
