@@ -1,0 +1,72 @@
+"""The heuristic bot: it speaks through views (JSON round trip) and beats random play."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import sys
+from pathlib import Path
+
+import msgspec
+
+from referee.botkit import run
+from referee.engine import CHANCE, TERMINAL
+from referee.games.roads_and_boats import GAME
+from referee.games.roads_and_boats.state import RBState
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
+
+from roads_and_boats_bot import RoadsAndBoatsBot
+
+
+def duel(seed: int, bot_seat: int) -> RBState:
+    """One 2-player game on The Pacific: the bot (through JSON views) against random."""
+    rng = random.Random(seed)
+    bot = RoadsAndBoatsBot()
+    bot.game, bot.seat, bot.seats = GAME, bot_seat, 2
+    bot.on_start()
+    state = GAME.new_game(2, GAME.parse_options({}))
+    while (seat := state.to_move()) != TERMINAL:
+        if seat == CHANCE:
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        if seat == bot_seat:
+            wire = msgspec.json.decode(msgspec.json.encode(state.view(seat)))
+            view = msgspec.convert(wire, GAME.view_type)
+            wire_legal = msgspec.json.decode(msgspec.json.encode(legal))
+            index = bot.choose(view, [GAME.decode_action(a) for a in wire_legal], [])
+        else:
+            index = rng.randrange(len(legal))
+        state.apply_action(legal[index])
+    return state
+
+
+def test_bot_beats_random() -> None:
+    wins = 0
+    for game in range(4):
+        state = duel(game, game % 2)
+        wins += state.ranks()[game % 2] == 1
+    assert wins >= 3
+
+
+def test_bot_speaks_the_protocol() -> None:
+    state = GAME.new_game(2, GAME.parse_options({}))
+    state.apply_chance([0, 1])
+    view = msgspec.to_builtins(state.view(1))
+    legal = msgspec.to_builtins(state.legal_actions())
+    lines = [
+        {"type": "start", "protocol": 1, "match": "m", "game": "roads-and-boats", "options": {},
+         "seat": 1, "seats": 2, "players": ["a", "b"], "clock": {}},
+        {"type": "act", "id": 3, "ply": 1, "view": view, "legal": legal, "events": []},
+        {"type": "end", "result": {}, "verdicts": [], "reason": "finished", "events": []},
+    ]  # fmt: skip
+    out = io.BytesIO()
+    run(
+        RoadsAndBoatsBot(), io.BytesIO(b"".join(json.dumps(x).encode() + b"\n" for x in lines)), out
+    )
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert replies[0]["type"] == "ready"
+    assert replies[1]["id"] == 3 and 0 <= replies[1]["index"] < len(legal)
+    assert legal[replies[1]["index"]]["kind"] == "home"
