@@ -78,18 +78,18 @@ class BotLimits:
     memory_mb: int | None = None
     open_files: int | None = None
 
-    def preexec(self) -> Callable[[], None] | None:
-        """A function setting the resource limits in the child, or ``None``."""
+    def preexec(self) -> Callable[[], None]:
+        """The function run in the child before exec: parent-death signal and limits."""
         pairs = [
             (resource.RLIMIT_CPU, self.cpu_s),
             (resource.RLIMIT_AS, None if self.memory_mb is None else self.memory_mb * MIB),
             (resource.RLIMIT_NOFILE, self.open_files),
         ]
         chosen = [(which, value) for which, value in pairs if value is not None]
-        if not chosen:
-            return None
 
         def apply() -> None:
+            # Die with the referee, even if it is SIGKILLed (Linux).
+            reaper.die_with_parent()
             for which, value in chosen:
                 resource.setrlimit(which, (value, value))
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import os
 import secrets
 import sys
+import time
 from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
@@ -29,7 +31,7 @@ from referee.games import UnknownGame, all_games, get_game
 from referee.match import Clock, run_match
 from referee.record import RecordError
 from referee.replay import replay as replay_record
-from referee.resultsdb import ResultsDB
+from referee.resultsdb import MatchRow, ResultsDB
 from referee.standings import pairwise, pairwise_data, seat_advantage, standings
 from referee.tournament import (
     TournamentError,
@@ -234,8 +236,22 @@ def replay(record: Path, seat: int | None, at_ply: int | None) -> None:
 @click.argument("config", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Run directory.")
 @click.option("--resume", type=click.Path(file_okay=False, path_type=Path), help="Continue a run.")
-@click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option(
+    "--concurrency",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Matches in parallel (worker processes).",
+)
+@click.option(
+    "--standings-every",
+    type=float,
+    default=60.0,
+    show_default=True,
+    metavar="S",
+    help="Print live standings to stderr every S seconds (0: never).",
+)
+@click.option("--quiet", is_flag=True, help="No progress bar and no live standings.")
 @format_option
 @clean_errors
 def tournament(
@@ -243,10 +259,15 @@ def tournament(
     out: Path | None,
     resume: Path | None,
     concurrency: int,
+    standings_every: float,
     quiet: bool,
     fmt: str,
 ) -> None:
-    """Run the tournament in CONFIG (TOML), or continue one with --resume DIR."""
+    """Run the tournament in CONFIG (TOML), or continue one with --resume DIR.
+
+    Ctrl-C stops cleanly (running matches are ended and their bots killed; finished
+    matches stay recorded); continue later with --resume DIR.
+    """
     if resume is not None:
         if config is not None:
             raise click.UsageError("give either CONFIG or --resume DIR, not both")
@@ -258,30 +279,56 @@ def tournament(
         cfg = load_config(config)
         out = out or Path("runs") / cfg.name
         manifest = create_run(cfg, config.parent, out)
-    import os
-
     cores = os.cpu_count() or 1
     if concurrency > cores:
         click.echo(
-            f"referee: warning: concurrency {concurrency} > {cores} cores; "
-            "clocks may be unfair under load",
+            f"referee: warning: --concurrency {concurrency} exceeds the {cores} cores; "
+            "bots will compete for CPU and clocks become less fair",
             err=True,
         )
-    total = len(manifest.schedule)
+    names = [b.name for b in manifest.config.bots]
     db = ResultsDB(out / "results.sqlite")
-    done = len(db.done_ids())
+    seen = db.rows()
     db.close()
     show = not quiet and fmt not in ("json", "csv")
-    with click.progressbar(
-        length=total,
-        label=f"{manifest.config.name}",
+    started = time.monotonic()
+    last_table = started
+    fresh = 0
+
+    def rate(_item: object) -> str:
+        elapsed = time.monotonic() - started
+        return f"{fresh / elapsed:.2f} matches/s" if fresh and elapsed > 0 else ""
+
+    bar = click.progressbar(
+        length=len(manifest.schedule),
+        label=manifest.config.name,
         show_eta=True,
         show_pos=True,
+        item_show_func=rate,
         file=sys.stderr if show else io.StringIO(),
-    ) as bar:
-        bar.update(done)
-        rows = run_tournament(out, concurrency=concurrency, on_row=lambda _row: bar.update(1))
-    names = [b.name for b in manifest.config.bots]
+    )
+
+    def on_row(row: MatchRow) -> None:
+        nonlocal fresh, last_table
+        fresh += 1
+        seen.append(row)
+        bar.update(1, row)
+        now = time.monotonic()
+        if show and standings_every > 0 and now - last_table >= standings_every:
+            last_table = now
+            click.echo("\n" + render(standings(seen, names), "plain", "Live standings"), err=True)
+
+    try:
+        with bar:
+            bar.update(len(seen))
+            rows = run_tournament(out, concurrency=concurrency, on_row=on_row)
+    except KeyboardInterrupt:
+        click.echo(
+            f"\nreferee: interrupted; {len(seen)} of {len(manifest.schedule)} matches are "
+            f"recorded. Continue with: referee tournament --resume {out}",
+            err=True,
+        )
+        sys.exit(130)
     _print_tables(rows, names, fmt)
     click.echo(f"run directory: {out}", err=True)
 

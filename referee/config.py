@@ -13,6 +13,11 @@ Example (``tournaments/manila.toml``)::
     [[bots]]
     name = "random"
     command = "python3 ../bots/random_bot.py"
+    # wrapper = "firejail --quiet"   # optional sandbox prefix
+
+Optional resource limits for every bot process: ``cpu_s`` (CPU seconds),
+``memory_mb`` (address space) and ``open_files``; output caps ``max_line_bytes`` and
+``max_stderr_bytes``.
 
 Bot commands are split like a shell; relative file arguments are relative to the
 config file, and ``python3`` means the referee's own interpreter.
@@ -27,10 +32,15 @@ import msgspec
 
 
 class BotEntry(msgspec.Struct, forbid_unknown_fields=True):
-    """One entrant: a unique display name and its command line."""
+    """One entrant: a unique display name, its command line, an optional sandbox wrapper.
+
+    ``wrapper`` is a command prefix run in front of ``command`` (for example
+    ``"firejail --quiet --net=none"`` or ``"bwrap --ro-bind / / --dev /dev --"``).
+    """
 
     name: str
     command: str
+    wrapper: str = ""
 
 
 class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -53,6 +63,9 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
     options: dict[str, Any] = {}
     max_line_bytes: int = 1 << 20
     max_stderr_bytes: int = 1 << 20
+    cpu_s: int | None = None
+    memory_mb: int | None = None
+    open_files: int | None = None
 
     def __post_init__(self) -> None:
         names = [b.name for b in self.bots]

@@ -46,6 +46,16 @@ def enable_subreaper() -> bool:
     return _subreaper
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """In a child before exec: ask for SIGKILL when the parent dies (Linux; best effort)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
 def new_token() -> str:
     """A fresh marker token for one bot, registered as live until :func:`retire`."""
     token = secrets.token_hex(12)

@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import os
+import shlex
+import shutil
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -26,7 +28,7 @@ from typing import Any
 import msgspec
 
 from referee import __version__
-from referee.bot import BotLimits, BotSpec, resolve_command
+from referee.bot import BotCommandError, BotLimits, BotSpec, resolve_command
 from referee.config import TournamentConfig
 from referee.games import get_game
 from referee.match import Clock, MatchOutcome, run_match
@@ -60,9 +62,19 @@ class MatchJob(msgspec.Struct, kw_only=True):
     names: list[str]
     argv: list[list[str]]
     clock: tuple[int, int, int]
-    limits: tuple[int, int]
+    limits: dict[str, int | None]
     record: str
     logs: str
+
+
+def wrap(wrapper: str) -> list[str]:
+    """The argv prefix of a sandbox ``wrapper``; raises BotCommandError if not found."""
+    if not wrapper.strip():
+        return []
+    prefix = shlex.split(wrapper)
+    if shutil.which(prefix[0]) is None:
+        raise BotCommandError(f"sandbox wrapper not found: {prefix[0]}")
+    return prefix
 
 
 def create_run(config: TournamentConfig, base_dir: Path, out: Path) -> Manifest:
@@ -75,7 +87,7 @@ def create_run(config: TournamentConfig, base_dir: Path, out: Path) -> Manifest:
     seats = config.seats or game.min_seats
     game.check_seats(seats)
     game.parse_options(config.options)
-    argv = [resolve_command(b.command, base_dir) for b in config.bots]
+    argv = [wrap(b.wrapper) + resolve_command(b.command, base_dir) for b in config.bots]
     manifest_path = out / "manifest.json"
     if manifest_path.exists():
         raise TournamentError(f"{out} already holds a run; use --resume {out}")
@@ -122,7 +134,13 @@ def jobs_for(manifest: Manifest, out: Path, skip: set[str]) -> list[MatchJob]:
             names=[cfg.bots[i].name for i in m.lineup],
             argv=[manifest.argv[i] for i in m.lineup],
             clock=(cfg.startup_ms, cfg.move_ms, cfg.bank_ms),
-            limits=(cfg.max_line_bytes, cfg.max_stderr_bytes),
+            limits={
+                "max_line_bytes": cfg.max_line_bytes,
+                "max_stderr_bytes": cfg.max_stderr_bytes,
+                "cpu_s": cfg.cpu_s,
+                "memory_mb": cfg.memory_mb,
+                "open_files": cfg.open_files,
+            },
             record=str(out / "records" / f"{m.id}.jsonl"),
             logs=str(out / "logs" / m.id),
         )
@@ -164,7 +182,7 @@ async def play_job(job: MatchJob) -> MatchRow:
         match_id=job.match.id,
         record_path=Path(job.record),
         log_dir=Path(job.logs),
-        limits=BotLimits(max_line_bytes=job.limits[0], max_stderr_bytes=job.limits[1]),
+        limits=BotLimits(**job.limits),  # type: ignore[arg-type]
     )
     return row_from(job, outcome)
 
