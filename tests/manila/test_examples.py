@@ -284,3 +284,27 @@ def test_game_ends_when_a_good_reaches_30() -> None:
     assert state.scores()[0] == 50.0
     assert state.scores() == [50.0, 25.0, 60.0, 55.0]
     assert state.ranks() == [3, 4, 1, 2]
+
+
+def test_dice_example_and_simultaneous_arrivals() -> None:
+    """Seed §B pictures: brown (nutmeg) +4, blue (silk) +2, green (jade) +5 into port;
+    punts arriving in the same roll take berths A, B, ... in turn."""
+    state = _to_roll_two(leave_out="ginseng")  # cargo nutmeg, silk, jade
+    state.pos = [5, 6, 9]
+    state.apply_chance({"nutmeg": 4, "silk": 2, "jade": 5})
+    assert state.pos == [9, 8, 14]
+    assert state.dest == [0, 0, 1] and state.port_boats == [2]
+    assert state.view(0).port_boats == ["jade"]
+    # roll 3: two punts dock together, in lane order
+    state.apply_chance({"nutmeg": 6, "silk": 6})
+    assert state.price == [1, 1, 0, 1]  # all three reached the port
+
+
+def test_three_punts_to_the_shipyard_fill_a_b_c() -> None:
+    """Seed §B: punts that never pass 13 go to the shipyard A, B, C in turn."""
+    state = _to_roll_two(leave_out="ginseng")
+    state.yard_occ = [1, 2, 3]
+    cash = state.cash[:]
+    state.apply_chance({"nutmeg": 1, "silk": 1, "jade": 1})
+    state.apply_chance({"nutmeg": 1, "silk": 1, "jade": 1})
+    assert [state.cash[s] - cash[s] for s in (1, 2, 3)] == [6, 8, 15]
