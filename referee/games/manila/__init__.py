@@ -1,7 +1,8 @@
 """Manila (Franz-Benno Delonge, Zoch 2005): smuggling goods to Manila's harbour.
 
 Modules: :mod:`.data` (board tables), :mod:`.actions`, :mod:`.options`, :mod:`.view`,
-:mod:`.state` (the rules), :mod:`.game` (the :class:`~referee.engine.Game`).
+:mod:`.phases` (node kinds), :mod:`.state` (the rules), :mod:`.information` (views),
+:mod:`.game` (the :class:`~referee.engine.Game` and determinization).
 Rules choices are documented in docs/rules/manila.md.
 """
 

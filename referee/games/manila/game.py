@@ -10,7 +10,8 @@ from referee.engine import Game, OptionError
 from . import data as D
 from .actions import ManilaAction
 from .options import ManilaOptions
-from .state import DEST_NAMES, NGOODS, NOBODY, PHASE_NAMES, ManilaState
+from .phases import DEST_NAMES, NGOODS, NOBODY, PHASE_NAMES
+from .state import ManilaState
 from .view import ManilaView
 
 

@@ -25,29 +25,29 @@ from .actions import (
     Place,
     Redeem,
 )
+from .information import build_view
 from .options import ManilaOptions
-from .view import ManilaView
-
-# Phases (what kind of node the state is at).
-DEAL, AUCTION, DEBT, BUY, LEAVE_OUT, LAUNCH, PLACE, ROLL, BOARD, PILOT, DELIVER, OVER = range(12)
-PHASE_NAMES = (
-    "deal",
-    "auction",
-    "debt",
-    "buy",
-    "leave_out",
-    "launch",
-    "place",
-    "roll",
-    "board",
-    "pilot",
-    "deliver",
-    "over",
+from .phases import (
+    AUCTION,
+    BOARD,
+    BUY,
+    DEAL,
+    DEBT,
+    DELIVER,
+    LAUNCH,
+    LEAVE_OUT,
+    NGOODS,
+    NOBODY,
+    OVER,
+    PHASE_NAMES,
+    PILOT,
+    PLACE,
+    PORT,
+    ROLL,
+    SEA,
+    YARD,
 )
-SEA, PORT, YARD = 0, 1, 2
-DEST_NAMES = ("sea", "port", "shipyard")
-NOBODY = -1
-NGOODS = len(D.GOODS)
+from .view import ManilaView
 
 # Shared immutable action objects (actions are frozen, so sharing is safe and fast).
 PASS = Pass()
@@ -872,58 +872,7 @@ class ManilaState(State):
 
     def view(self, seat: int) -> ManilaView:
         """The public board plus ``seat``'s own shares (see :class:`ManilaView`)."""
-        goods = D.GOODS
-        own = self.win_seat == seat
-        cargo_names = [goods[g] for g in self.cargo]
-        return ManilaView(
-            seat=seat,
-            seats=self.seats,
-            voyage=self.voyage,
-            phase=PHASE_NAMES[self.phase],
-            step=self.step,
-            to_move=self.to_move(),
-            cash=self.cash[:],
-            hand=dict(zip(goods, self.held[seat], strict=True)),
-            mortgaged=dict(zip(goods, self.mort[seat], strict=True)),
-            shares=[sum(self.held[s]) + sum(self.mort[s]) for s in range(self.seats)],
-            mortgaged_counts=[sum(m) for m in self.mort],
-            supply=dict(zip(goods, self.supply, strict=True)),
-            prices={g: D.PRICE_TRACK[p] for g, p in zip(goods, self.price, strict=True)},
-            accomplices=self.left[:],
-            passed=self.passed[:],
-            harbour_master=self.hm,
-            opener=self.opener,
-            high_bid=self.high,
-            high_bidder=self.high_bidder,
-            auction_out=self.auc_out[:],
-            auction_turn=self.auc_turn,
-            cargo=cargo_names,
-            positions=self.pos[:],
-            destinations=[DEST_NAMES[d] for d in self.dest],
-            crews=[row[:] for row in self.crew],
-            plundered=self.plundered[:],
-            port=self.port_occ[:],
-            shipyard=self.yard_occ[:],
-            port_boats=[cargo_names[b] for b in self.port_boats],
-            shipyard_boats=[cargo_names[b] for b in self.yard_boats],
-            pirates=self.pirates[:],
-            small_pilot=self.small_pilot,
-            large_pilot=self.large_pilot,
-            insurance=self.insurer,
-            place_turn=self.place_turn,
-            board_stays=self.board_stays,
-            board_left=self.board_left,
-            just_boarded=list(self.just_boarded),
-            pilot_turn=self.pilot_turn,
-            plunder_pending=[cargo_names[b] for b in self.plunder_pending],
-            debtor=self.debtor,
-            debt=self.debt,
-            debt_kind=self.debt_kind,
-            rolls=self.rolls,
-            last_roll=dict(self.last_roll),
-            window_mortgaged=dict(zip(goods, self.win_m if own else [0] * NGOODS, strict=True)),
-            window_redeemed=dict(zip(goods, self.win_r if own else [0] * NGOODS, strict=True)),
-        )
+        return build_view(self, seat)
 
     def debug(self) -> Any:
         """Every field, secrets included, as JSON-able data."""
