@@ -36,6 +36,7 @@ from referee.standings import pairwise, pairwise_data, seat_advantage, standings
 from referee.tournament import (
     TournamentError,
     create_run,
+    dask_executor,
     load_run,
     run_tournament,
 )
@@ -259,6 +260,8 @@ def tournament(
     out: Path | None,
     resume: Path | None,
     concurrency: int,
+    executor: str,
+    scheduler: str | None,
     standings_every: float,
     quiet: bool,
     fmt: str,
@@ -279,8 +282,13 @@ def tournament(
         cfg = load_config(config)
         out = out or Path("runs") / cfg.name
         manifest = create_run(cfg, config.parent, out)
+    pool = None
+    if executor == "dask":
+        if not scheduler:
+            raise click.UsageError("--executor dask needs --scheduler ADDRESS")
+        pool = dask_executor(scheduler)
     cores = os.cpu_count() or 1
-    if concurrency > cores:
+    if executor == "local" and concurrency > cores:
         click.echo(
             f"referee: warning: --concurrency {concurrency} exceeds the {cores} cores; "
             "bots will compete for CPU and clocks become less fair",
@@ -321,7 +329,9 @@ def tournament(
     try:
         with bar:
             bar.update(len(seen))
-            rows = run_tournament(out, concurrency=concurrency, on_row=on_row)
+            rows = run_tournament(
+                out, concurrency=concurrency, on_row=on_row, executor=pool, remote=pool is not None
+            )
     except KeyboardInterrupt:
         click.echo(
             f"\nreferee: interrupted; {len(seen)} of {len(manifest.schedule)} matches are "

@@ -20,6 +20,7 @@ import concurrent.futures
 import os
 import shlex
 import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -192,18 +193,53 @@ def play_job_sync(job: MatchJob) -> MatchRow:
     return asyncio.run(play_job(job))
 
 
+class RemoteResult(msgspec.Struct):
+    """A match played on another machine: its row and its record's bytes."""
+
+    row: MatchRow
+    record: bytes
+
+
+def play_job_remote(job: MatchJob) -> RemoteResult:
+    """Play ``job`` where the run directory may not exist (a Dask worker).
+
+    The record is written to a local temporary directory and sent back whole; the
+    bots' stderr logs stay on the worker and are discarded.
+    """
+    with tempfile.TemporaryDirectory(prefix="referee-remote-") as tmp:
+        local = msgspec.structs.replace(
+            job, record=str(Path(tmp) / Path(job.record).name), logs=str(Path(tmp) / "logs")
+        )
+        row = asyncio.run(play_job(local))
+        return RemoteResult(row, Path(local.record).read_bytes())
+
+
+def publish_record(path: Path, data: bytes) -> None:
+    """Write a record received from a worker atomically (temp file, fsync, rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
 def run_tournament(
     out: Path,
     *,
     concurrency: int = 1,
     on_row: Callable[[MatchRow], None] | None = None,
     executor: concurrent.futures.Executor | None = None,
+    remote: bool = False,
 ) -> list[MatchRow]:
     """Play every missing match of the run in ``out``; return all rows.
 
     Each finished match is committed to the database before the next result is
     taken.  ``executor`` overrides the default pool (a process pool of
-    ``concurrency`` workers, or the calling process when ``concurrency`` is 1).
+    ``concurrency`` workers, or the calling process when ``concurrency`` is 1);
+    with ``remote`` the executor's workers need not see the run directory
+    (records come back with the results, see :func:`play_job_remote`).
     On KeyboardInterrupt, queued matches are cancelled, running ones are ended
     (their bots killed by their workers) and the interrupt propagates.
     """
@@ -211,7 +247,7 @@ def run_tournament(
     db = ResultsDB(out / "results.sqlite")
     try:
         jobs = jobs_for(manifest, out, db.done_ids())
-        for row in _results(jobs, concurrency, executor):
+        for row in _results(jobs, concurrency, executor, remote):
             db.add(row)
             if on_row:
                 on_row(row)
@@ -220,10 +256,46 @@ def run_tournament(
         db.close()
 
 
+def dask_executor(address: str, timeout_s: float = 10.0) -> concurrent.futures.Executor:
+    """A ``concurrent.futures`` executor on an existing Dask cluster (``pure=False``).
+
+    Needs the optional extra: ``pip install referee[distributed]``.  Raises
+    :class:`TournamentError` if dask.distributed is missing or the scheduler is
+    unreachable.
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        raise TournamentError(
+            "--executor dask needs dask.distributed: pip install 'referee[distributed]'"
+        ) from None
+    try:
+        client = Client(address, timeout=f"{timeout_s}s")
+    except OSError as exc:
+        raise TournamentError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    executor: concurrent.futures.Executor = client.get_executor(pure=False)
+    return executor
+
+
 def _results(
-    jobs: list[MatchJob], concurrency: int, executor: concurrent.futures.Executor | None
+    jobs: list[MatchJob],
+    concurrency: int,
+    executor: concurrent.futures.Executor | None,
+    remote: bool = False,
 ) -> Iterable[MatchRow]:
     if not jobs:
+        return
+    if remote:
+        assert executor is not None, "remote play needs an executor"
+        by_future = {executor.submit(play_job_remote, job): job for job in jobs}
+        try:
+            for done in concurrent.futures.as_completed(by_future):
+                result: RemoteResult = done.result()
+                publish_record(Path(by_future[done].record), result.record)
+                yield result.row
+        finally:
+            for pending in by_future:
+                pending.cancel()
         return
     if executor is None and concurrency <= 1:
         for job in jobs:
