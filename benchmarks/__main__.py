@@ -1,14 +1,13 @@
-"""`make bench`: engine playouts, referee overhead (and tournament throughput)."""
+"""`make bench`: engine playouts, referee overhead, tournament throughput."""
 
 from __future__ import annotations
 
-import sys
-
-from benchmarks import engines, overhead
+from benchmarks import engines, overhead, tournament
 
 if __name__ == "__main__":
     print("== Rules engines: in-process random playouts (one core) ==")
     engines.main(["--seconds", "5"], standalone_mode=False)
-    print("\n== Referee overhead ==")
+    print("\n== Referee overhead: full protocol vs raw pipe ==")
     overhead.main(["--moves", "5000"], standalone_mode=False)
-    sys.exit(0)
+    print("\n== Tournament throughput (random bots, Manila, 3 seats) ==")
+    tournament.main([], standalone_mode=False)
