@@ -92,6 +92,8 @@ def totals(state: RBState) -> list[int]:
     for t in state.trans.values():
         for g in t.cargo:
             counts[g & D.GOOD_MASK] += 1
+    for g in state.herd:
+        counts[g & D.GOOD_MASK] += 1
     return counts
 
 

@@ -201,3 +201,77 @@ def test_steamer_docking_example() -> None:
     state.apply_action(A.Step(target))
     assert steps(state) == [] and state.moves_left == 0
     assert w.place_kind[w.dock_sea(target)] == SEA_PLACE
+
+
+def test_geese_follow_a_land_transporter_without_using_capacity() -> None:
+    state = moving()
+    w = state.world
+    a, b, c = area(w, 2, 1), area(w, 2, 2), area(w, 2, 3)
+    road(state, 2, 1, N)
+    road(state, 2, 2, N)
+    put(state, a, D.GOOSE, 2)
+    put(state, a, D.BOARD, 2)
+    donkey = add(state, 0, D.DONKEY, a)
+    state.apply_action(A.MoveTransporter(donkey.id))
+    state.apply_action(A.Lead(a))
+    state.apply_action(A.Lead(a))
+    assert A.Lead(a) not in state.legal_actions()
+    state.apply_action(A.Load("board", a))
+    state.apply_action(A.Load("board", a))
+    state.apply_action(A.Step(b))
+    state.apply_action(A.Step(c))
+    state.apply_action(A.STOP)
+    assert loose_names(state, c) == ["goose", "goose"]
+    assert cargo_names(donkey) == ["board", "board"] and state.herd == []
+
+
+def test_boats_do_not_lead_geese() -> None:
+    state = moving(2, "mesopotamia")
+    w = state.world
+    h = hx(w, 5, 1)
+    put(state, w.areas[h][0], D.GOOSE, 1)
+    raft = add(state, 0, D.RAFT, w.river_place[h])
+    state.apply_action(A.MoveTransporter(raft.id))
+    assert not any(isinstance(a, A.Lead) for a in state.legal_actions())
+    assert A.Load("goose", w.areas[h][0]) in state.legal_actions()
+
+
+def test_a_raft_ferries_a_donkey_across_the_river() -> None:
+    """Rulebook p12: a transporter carries another that has not moved; the passenger
+    is set down at the start of a later movement phase."""
+    state = moving(2, "mesopotamia")
+    w = state.world
+    h = hx(w, 5, 1)
+    left, right = w.areas[h]
+    raft = add(state, 0, D.RAFT, w.river_place[h])
+    donkey = add(state, 0, D.DONKEY, right)
+    state.apply_action(A.MoveTransporter(raft.id))
+    state.apply_action(A.Carry(donkey.id))
+    assert donkey.carrier == raft.id and donkey.moved
+    assert not any(isinstance(a, A.Load | A.Carry) for a in state.legal_actions())
+    state.apply_action(A.STOP)
+    assert not any(isinstance(a, A.Release) for a in state.legal_actions())  # not this phase
+    state.apply_action(A.DONE)
+    state.apply_action(A.DONE)
+    jump(state, MOVEMENT)
+    state._clear_moved()
+    releases = [a for a in state.legal_actions() if isinstance(a, A.Release)]
+    assert {a.to for a in releases} == {left, right}
+    state.apply_action(A.Release(donkey.id, left))
+    assert donkey.place == left and donkey.carrier == -1
+    assert A.MoveTransporter(donkey.id) in state.legal_actions()
+
+
+def test_loaded_boats_restricted_option() -> None:
+    for restricted, expect in ((False, True), (True, False)):
+        state = bare(2, "mesopotamia")
+        state.options.loaded_boats_restricted = restricted
+        jump(state, MOVEMENT)
+        w = state.world
+        h = hx(w, 5, 2)  # its NW river side is a mouth into (4,3)
+        raft = add(state, 0, D.RAFT, w.river_place[h])
+        donkey = add(state, 0, D.DONKEY, w.areas[h][0])
+        state.apply_action(A.MoveTransporter(raft.id))
+        state.apply_action(A.Carry(donkey.id))
+        assert (w.sea_place[hx(w, 4, 3)] in steps(state)) is expect
+        assert donkey.place == raft.place

@@ -55,6 +55,10 @@ def check_invariants(state: RBState) -> None:
     for t in state.trans.values():
         assert len(t.cargo) <= D.TRANSPORTERS[t.kind].capacity
         kind = w.place_kind[t.place]
+        if t.carrier >= 0:
+            carrier = state.trans[t.carrier]
+            assert carrier.place == t.place and not t.cargo and not carrier.cargo
+            continue
         assert (kind in (RIVER, SEA_PLACE, DOCK)) if t.water else kind == LAND
         if kind == LAND:
             assert state.root[t.place] == t.place

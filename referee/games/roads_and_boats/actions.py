@@ -86,6 +86,27 @@ class Unload(Action, frozen=True, tag="unload"):
     place: int
 
 
+class Lead(Action, frozen=True, tag="lead"):
+    """Movement: one loose goose at ``place`` follows the moving land transporter (it is
+    not cargo; it is set down where the transporter stops)."""
+
+    place: int
+
+
+class Carry(Action, frozen=True, tag="carry"):
+    """Movement: the moving (empty) transporter picks up one's own unmoved, empty
+    transporter ``transporter``; neither may carry goods while it is aboard."""
+
+    transporter: int
+
+
+class Release(Action, frozen=True, tag="release"):
+    """Movement, before the carrier moves: set carried ``transporter`` down at ``to``."""
+
+    transporter: int
+    to: int
+
+
 class Stop(Action, frozen=True, tag="stop"):
     """Movement: the moving transporter ends its movement."""
 
@@ -165,6 +186,9 @@ RBAction = (
     | Step
     | Load
     | Unload
+    | Lead
+    | Carry
+    | Release
     | Stop
     | Build
     | Road

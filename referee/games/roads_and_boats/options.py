@@ -17,6 +17,8 @@ class RBOptions(Options, kw_only=True, forbid_unknown_fields=True):
       chart never changes; play is still in chart order).
     * ``mine_limit`` – most mines on the map (the box holds 18; 0 = unlimited).
     * ``solo_turns`` – length of a one-player game in turns.
+    * ``loaded_boats_restricted`` – the Chinese edition's reading: a boat carrying a
+      transporter may not pass a river mouth, dock or undock (English rulebook: it may).
     """
 
     map: str = "auto"
@@ -24,3 +26,4 @@ class RBOptions(Options, kw_only=True, forbid_unknown_fields=True):
     temple: bool = True
     mine_limit: int = D.MINE_LIMIT_DEFAULT
     solo_turns: int = D.SOLO_TURNS
+    loaded_boats_restricted: bool = False

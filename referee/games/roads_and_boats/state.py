@@ -36,9 +36,10 @@ GOOD_INDEX = D.G
 
 class Transporter:
     """One transporter: ``owner`` seat, ``kind`` (index into data.TRANSPORTERS),
-    ``place`` id, ``moved`` this movement phase, ``cargo`` goods (encoded ints)."""
+    ``place`` id, ``moved`` this movement phase, ``cargo`` goods (encoded ints) and
+    ``carrier`` (id of the transporter carrying it, or -1)."""
 
-    __slots__ = ("cargo", "id", "kind", "moved", "owner", "place")
+    __slots__ = ("cargo", "carrier", "id", "kind", "moved", "owner", "place")
 
     def __init__(self, tid: int, owner: int, kind: int, place: int) -> None:
         self.id = tid
@@ -47,12 +48,14 @@ class Transporter:
         self.place = place
         self.moved = False
         self.cargo: list[int] = []
+        self.carrier = -1
 
     def copy(self) -> Transporter:
         """An independent copy."""
         t = Transporter(self.id, self.owner, self.kind, self.place)
         t.moved = self.moved
         t.cargo = self.cargo[:]
+        t.carrier = self.carrier
         return t
 
     @property
@@ -98,6 +101,7 @@ class RBState(State):
         self.steps = 0
         self.draws: list[int] = []
         self.mines = 0
+        self.herd: list[int] = []  # geese following the moving transporter
         if seats == 1:
             self.wonder = [-1] * D.SOLO_PREFILL
             self.step = "homes"
@@ -125,6 +129,7 @@ class RBState(State):
         c.fresh = self.fresh[:]
         c.wonder = self.wonder[:]
         c.draws = self.draws[:]
+        c.herd = self.herd[:]
         return c
 
     def order(self) -> list[int]:
@@ -339,7 +344,7 @@ class RBState(State):
         river or sea place of every boat."""
         out: dict[int, list[Transporter]] = {}
         for t in self.trans.values():
-            if t.owner != seat:
+            if t.owner != seat or t.carrier >= 0:
                 continue
             places = self.reach(t)
             kind = self.world.place_kind[t.place]
@@ -433,6 +438,7 @@ class RBState(State):
         produce one more (rulebook p8-9, §3); a donkey only within the owner's limits."""
         w = self.world
         on_hex: dict[int, list[Transporter]] = {}
+        busy = {t.carrier for t in self.trans.values() if t.carrier >= 0}
         for t in self.trans.values():
             on_hex.setdefault(w.place_hex[t.place], []).append(t)
         for h in w.land_hexes():
@@ -456,6 +462,8 @@ class RBState(State):
                     and a.place == b.place
                     and not a.cargo
                     and not b.cargo
+                    and a.carrier == b.carrier == -1
+                    and not {a.id, b.id} & busy
                     and self._may_gain(a.owner, D.DONKEY)
                 ):
                     self._new_transporter(a.owner, D.DONKEY, a.place)
@@ -561,7 +569,7 @@ class RBState(State):
                 out.append(A.Produce(h))
                 continue
             if kind == D.WAGON_FACTORY:
-                if any(t.kind == D.DONKEY and t.place == place for t in own):
+                if any(self._free_donkey(t, place) for t in own):
                     out.append(A.Produce(h))
                 continue
             if not self._may_gain(seat, btype.output):
@@ -604,6 +612,8 @@ class RBState(State):
             left = btype.out_count
             for t in own:
                 room = D.TRANSPORTERS[t.kind].capacity - len(t.cargo)
+                if self._carried_by(t) is not None:
+                    room = 0  # a transporter carrying another holds no goods
                 n = min(room, left)
                 t.cargo.extend([btype.output] * n)
                 left -= n
@@ -611,13 +621,19 @@ class RBState(State):
                 self._drop(place, btype.output)
             return
         if kind == D.WAGON_FACTORY:
-            donkeys = [t for t in own if t.kind == D.DONKEY and t.place == place]
+            donkeys = [t for t in own if self._free_donkey(t, place)]
             donkey = min(donkeys, key=lambda t: (len(t.cargo), t.id))
             for g in donkey.cargo:
                 self._drop(place, g)
             del self.trans[donkey.id]
         target = place if btype.output < D.RAFT else action.launch
         self._new_transporter(seat, btype.output, target)
+
+    def _free_donkey(self, t: Transporter, place: int) -> bool:
+        """True for a donkey in ``place`` that neither is carried nor carries."""
+        if t.kind != D.DONKEY or t.place != place or t.carrier >= 0:
+            return False
+        return not any(u.carrier == t.id for u in self.trans.values())
 
     def _apply_research(self, seat: int, action: A.Research) -> None:
         project = D.RESEARCH.index(action.project)
@@ -630,18 +646,23 @@ class RBState(State):
 
     def _movement_actions(self, seat: int) -> list[Any]:
         if self.active < 0:
-            out: list[Any] = [
+            out: list[Any] = []
+            for u in self.trans.values():
+                if u.carrier >= 0 and u.owner == seat and not self.trans[u.carrier].moved:
+                    out.extend(A.Release(u.id, p) for p in self.release_places(u))
+            out.extend(
                 A.MoveTransporter(t.id)
                 for t in self.trans.values()
-                if t.owner == seat and not t.moved
-            ]
+                if t.owner == seat and not t.moved and t.carrier < 0
+            )
             out.append(A.DONE)
             return out
         t = self.trans[self.active]
         out = [A.Step(p) for p in self._steps(t)]
         bit = 1 << (seat + D.GOOD_BITS)
         places = self.reach(t)
-        if len(t.cargo) < D.TRANSPORTERS[t.kind].capacity:
+        carrying = self._carried_by(t)
+        if not carrying and len(t.cargo) < D.TRANSPORTERS[t.kind].capacity:
             for p in places:
                 seen = 0
                 for g in self.piles.get(p, ()):
@@ -659,7 +680,55 @@ class RBState(State):
                 for kind in range(11):
                     if seen >> kind & 1:
                         out.append(A.Unload(GOOD_NAMES[kind], p))
+        if not t.water:
+            for p in places:
+                if any(g & D.GOOD_MASK == D.GOOSE and not g & bit for g in self.piles.get(p, ())):
+                    out.append(A.Lead(p))
+        if not t.cargo and carrying is None:
+            out.extend(A.Carry(u.id) for u in self._carriable(t))
         out.append(A.STOP)
+        return out
+
+    def _carried_by(self, t: Transporter) -> Transporter | None:
+        """The transporter ``t`` carries, if any."""
+        for u in self.trans.values():
+            if u.carrier == t.id:
+                return u
+        return None
+
+    def _carriable(self, t: Transporter) -> list[Transporter]:
+        """Own unmoved, empty transporters ``t`` may pick up (rulebook p12)."""
+        out = []
+        reach = self.reach(t)
+        for u in self.trans.values():
+            if u is t or u.owner != t.owner or u.moved or u.carrier >= 0 or u.cargo:
+                continue
+            if self._carried_by(u) is not None:
+                continue
+            same = u.place == t.place or (not u.water and u.place in reach)
+            if same or (u.water and not t.water and t.place in self.reach(u)):
+                out.append(u)
+        return out
+
+    def release_places(self, u: Transporter) -> list[int]:
+        """Where carried ``u`` may be set down at the start of a movement phase: a land
+        transporter in an area its carrier touches; a boat on the river or a free coast
+        of the carrier's area, or where the carrying boat is (rulebook p12)."""
+        w = self.world
+        c = self.trans[u.carrier]
+        if not u.water:
+            return [c.place] if not c.water else self.reach(c)
+        if c.water:
+            return [c.place]
+        h = w.place_hex[c.place]
+        out = [w.river_place[h]] if w.river_place[h] >= 0 else []
+        for a in w.areas[h]:
+            if self.root[a] != c.place:
+                continue
+            for dock in w.docks_of_area[a]:
+                edge = w.edge_of[h][w.place_dir[dock]]
+                if not self._blocked(edge, u.owner):
+                    out.append(dock)
         return out
 
     def _blocked(self, edge: int, seat: int) -> bool:
@@ -688,9 +757,13 @@ class RBState(State):
                     if target not in out:
                         out.append(target)
             return out
+        restricted = self.options.loaded_boats_restricted and self._carried_by(t) is not None
+        here = w.place_kind[t.place]
         for edge, q, _dock in w.boat_links[t.place]:
             if edge >= 0 and self._blocked(edge, seat):
                 continue
+            if restricted and w.place_kind[q] != here:
+                continue  # SEED reading: no mouth, docking or undocking while loaded
             out.append(q)
         return out
 
@@ -716,6 +789,9 @@ class RBState(State):
                 self.moves_left = 0
         self.steps += 1
         t.place = to
+        for u in self.trans.values():
+            if u.carrier == t.id:
+                u.place = to
 
     def _apply_load(self, t: Transporter, good: int, place: int) -> None:
         pile = self.piles[place]
@@ -874,7 +950,11 @@ class RBState(State):
             if t.owner != seat and w.place_kind[t.place] == DOCK:
                 th = w.place_hex[t.place]
                 if w.edge_of[th][w.place_dir[t.place]] == edge:
-                    t.place = w.dock_sea(t.place)
+                    sea = w.dock_sea(t.place)
+                    for u in self.trans.values():
+                        if u.carrier == t.id:
+                            u.place = sea
+                    t.place = sea
 
     def _apply_bridge(self, seat: int, action: A.Bridge) -> None:
         w = self.world
@@ -1000,7 +1080,29 @@ class RBState(State):
         elif isinstance(action, A.Unload):
             self._apply_unload(self.trans[self.active], GOOD_INDEX[action.good], action.place)
         elif isinstance(action, A.Stop):
+            t = self.trans[self.active]
+            bit = 1 << (seat + D.GOOD_BITS)
+            for g in self.herd:
+                self._drop(t.place, g | bit)
+            self.herd = []
             self.active = -1
+        elif isinstance(action, A.Lead):
+            pile = self.piles[action.place]
+            bit = 1 << (seat + D.GOOD_BITS)
+            i = next(i for i, g in enumerate(pile) if g & D.GOOD_MASK == D.GOOSE and not g & bit)
+            self.herd.append(pile.pop(i))
+            if not pile:
+                del self.piles[action.place]
+        elif isinstance(action, A.Carry):
+            u = self.trans[action.transporter]
+            u.carrier = self.active
+            u.moved = True
+            u.place = self.trans[self.active].place
+        elif isinstance(action, A.Release):
+            u = self.trans[action.transporter]
+            u.carrier = -1
+            u.moved = False
+            u.place = action.to
         elif isinstance(action, A.Build):
             self._apply_build(seat, action)
         elif isinstance(action, A.Road):
@@ -1095,7 +1197,13 @@ class RBState(State):
             homes=self.homes[:],
             transporters=[
                 TransporterView(
-                    t.id, t.owner, D.TRANSPORTERS[t.kind].name, t.place, t.moved, t.cargo[:]
+                    t.id,
+                    t.owner,
+                    D.TRANSPORTERS[t.kind].name,
+                    t.place,
+                    t.moved,
+                    t.cargo[:],
+                    t.carrier,
                 )
                 for t in self.trans.values()
             ],
@@ -1117,6 +1225,7 @@ class RBState(State):
             active=[self.active, self.moves_left, self.steps],
             draws=self.draws[:],
             mines=self.mines,
+            herd=self.herd[:],
         )
 
     def debug(self) -> Any:
@@ -1150,6 +1259,7 @@ def state_from_view(world: World, options: RBOptions, seats: int, view: RBView) 
         t = Transporter(tv.id, tv.owner, D.T[tv.kind], tv.place)
         t.moved = tv.moved
         t.cargo = tv.cargo[:]
+        t.carrier = tv.carrier
         s.trans[t.id] = t
     s.next_tid = view.next_transporter
     for bv in view.buildings:
@@ -1168,4 +1278,5 @@ def state_from_view(world: World, options: RBOptions, seats: int, view: RBView) 
     s.active, s.moves_left, s.steps = view.active
     s.draws = view.draws[:]
     s.mines = view.mines
+    s.herd = view.herd[:]
     return s

@@ -16,7 +16,8 @@ from referee.games.roads_and_boats.options import RBOptions
 
 
 class TransporterView(msgspec.Struct, array_like=True):
-    """``[id, owner, kind, place, moved, cargo]`` (kind: data.TRANSPORTERS name)."""
+    """``[id, owner, kind, place, moved, cargo, carrier]`` (kind: data.TRANSPORTERS name;
+    carrier: id of the transporter carrying it, or -1)."""
 
     id: int
     owner: int
@@ -24,6 +25,7 @@ class TransporterView(msgspec.Struct, array_like=True):
     place: int
     moved: bool
     cargo: list[int]
+    carrier: int
 
 
 class BuildingView(msgspec.Struct, array_like=True):
@@ -64,7 +66,8 @@ class RBView(View, kw_only=True):
     setup/homes/draw/request/pray/position/act/over.  ``temple`` lists seats from
     the figure closest to the temple; ``sequence`` lists seats in acting order.
     ``actor`` indexes the current list of the step.  ``active`` is
-    ``[transporter, moves_left, steps]`` of the moving transporter or ``[-1, 0, 0]``.
+    ``[transporter, moves_left, steps]`` of the moving transporter or ``[-1, 0, 0]``;
+    ``herd`` the geese following it.
     ``wonder`` lists brick owners bottom row first (-1 neutral).
     """
 
@@ -98,3 +101,4 @@ class RBView(View, kw_only=True):
     active: list[int]
     draws: list[int]
     mines: int
+    herd: list[int]
