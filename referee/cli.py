@@ -377,5 +377,57 @@ def results(run: Path, fmt: str) -> None:
     _print_tables(rows, [b.name for b in manifest.config.bots], fmt)
 
 
+@main.command("check-bot")
+@click.argument("game")
+@click.argument("command")
+@click.option("--seats", type=int, default=None, help="Seat count (default: the game's minimum).")
+@click.option(
+    "--rounds", type=click.IntRange(min=1), default=1, show_default=True, help="Matches per seat."
+)
+@click.option("--move-ms", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--startup-ms", type=click.IntRange(min=1), default=10000, show_default=True)
+@click.option(
+    "--slow-ms",
+    type=float,
+    default=None,
+    help="Report moves slower than this (default: half of --move-ms).",
+)
+@clean_errors
+def check_bot_command(
+    game: str,
+    command: str,
+    seats: int | None,
+    rounds: int,
+    move_ms: int,
+    startup_ms: int,
+    slow_ms: float | None,
+) -> None:
+    """Check that the bot COMMAND plays GAME cleanly; exit 0 only if it does.
+
+    Plays the bot against random bots in every seat and reports protocol mistakes,
+    illegal actions and slow moves in plain words.
+    """
+    from referee.checkbot import check_bot
+
+    report = check_bot(
+        get_game(game),
+        resolve_command(command),
+        seats=seats,
+        rounds=rounds,
+        clock=Clock(startup_ms, move_ms, 0),
+        slow_ms=slow_ms,
+    )
+    for problem in report.problems:
+        click.echo(f"problem: {problem}")
+    for note in report.notes:
+        click.echo(f"note: {note}")
+    verdict = "clean" if report.clean else f"NOT clean ({len(report.problems)} problem(s))"
+    click.echo(
+        f"{verdict}: {report.matches} matches, {report.moves} moves, "
+        f"slowest move {report.max_ms:.0f} ms"
+    )
+    sys.exit(0 if report.clean else 1)
+
+
 if __name__ == "__main__":
     main()
