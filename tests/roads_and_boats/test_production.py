@@ -210,3 +210,21 @@ def test_transporter_limit_blocks_new_land_transporters() -> None:
     put(state, place, D.FUEL)
     assert A.Produce(h) not in state.legal_actions()
     assert kinds(state.legal_actions())[-1] == "Done"
+
+
+def test_a_transporter_may_take_goods_off_a_factory_hex() -> None:
+    """Rulebook p9: in production a transporter may take the goods lying at a factory
+    instead of feeding it."""
+    state = bare(2)
+    mill = area(state.world, 2, 3)
+    h = building(state, D.SAWMILL, mill)
+    put(state, mill, D.BOARD, 2)
+    put(state, mill, D.TRUNK, 1)
+    donkey = add(state, 0, D.DONKEY, mill)
+    takes = [a for a in state.legal_actions() if isinstance(a, A.Take)]
+    assert {a.good for a in takes} == {"board", "trunk"}
+    state.apply_action(A.Take(donkey.id, "trunk", mill))
+    assert A.Produce(h) in state.legal_actions()  # its own trunk may still be fed
+    state.apply_action(A.Take(donkey.id, "board", mill))
+    assert not any(isinstance(a, A.Take) for a in state.legal_actions())  # full
+    assert cargo_names(donkey) == ["board", "trunk"]

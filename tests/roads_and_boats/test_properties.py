@@ -16,7 +16,7 @@ from referee.games.roads_and_boats.state import RBState
 from referee.games.roads_and_boats.world import DOCK, LAND, RIVER, SEA_PLACE
 from tests.roads_and_boats.helpers import totals
 
-MOVES = (A.MoveTransporter, A.Step, A.Load, A.Unload, A.Stop)
+MOVES = (A.MoveTransporter, A.Step, A.Load, A.Unload, A.Stop, A.Lead, A.Carry, A.Release, A.Take)
 
 
 def expected_cost(state: RBState, action: object) -> list[int] | None:
@@ -90,7 +90,7 @@ def play(seats: int, seed: int, done_bias: float) -> RBState:
         state.apply_action(action)
         after = totals(state)
         if isinstance(action, MOVES):
-            assert after == before, f"movement changed goods: {action}"
+            assert after == before, f"moving goods changed their number: {action}"
         elif cost is not None:
             assert [b - a for a, b in zip(after, before, strict=True)] == cost, action
         elif isinstance(action, A.Done) and stage != 0 and state.stage == stage + 1:

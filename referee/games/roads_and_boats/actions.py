@@ -45,6 +45,15 @@ class Produce(Action, frozen=True, tag="produce"):
     launch: int = -1
 
 
+class Take(Action, frozen=True, tag="take"):
+    """Production: one's own ``transporter`` takes one loose ``good`` at ``place`` (for
+    instance a factory's output) instead of leaving it there."""
+
+    transporter: int
+    good: str
+    place: int
+
+
 class Research(Action, frozen=True, tag="research"):
     """Production: pay 2 geese + 1 paper at ``place`` for one point on ``project``."""
 
@@ -180,6 +189,7 @@ RBAction = (
     | CashIn
     | Position
     | Produce
+    | Take
     | Research
     | Upgrade
     | MoveTransporter

@@ -588,6 +588,16 @@ class RBState(State):
                 for i, name in enumerate(D.RESEARCH):
                     if not self.research[seat] >> i & 1:
                         out.append(A.Research(place, name))
+        for t in self.trans.values():
+            if t.owner != seat or t.carrier >= 0:
+                continue
+            if len(t.cargo) >= D.TRANSPORTERS[t.kind].capacity or self._carried_by(t):
+                continue
+            for p in self.reach(t):
+                seen = 0
+                for g in self.piles.get(p, ()):
+                    seen |= 1 << (g & D.GOOD_MASK)
+                out.extend(A.Take(t.id, GOOD_NAMES[k], p) for k in range(11) if seen >> k & 1)
         fresh = self.fresh[seat]
         if fresh:
             for project, (sources, target) in D.UPGRADES.items():
@@ -1065,6 +1075,13 @@ class RBState(State):
             self._apply_produce(seat, action)
         elif isinstance(action, A.Research):
             self._apply_research(seat, action)
+        elif isinstance(action, A.Take):
+            pile = self.piles[action.place]
+            good = GOOD_INDEX[action.good]
+            i = next(i for i, g in enumerate(pile) if g & D.GOOD_MASK == good)
+            self.trans[action.transporter].cargo.append(pile.pop(i))
+            if not pile:
+                del self.piles[action.place]
         elif isinstance(action, A.Upgrade):
             self.buildings[action.hex][0] = D.B[action.building]
         elif isinstance(action, A.MoveTransporter):
