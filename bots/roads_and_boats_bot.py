@@ -133,8 +133,10 @@ class Planner:
                     continue
                 if t.place == home and len(at_home) <= 1:
                     continue  # keep one transporter home for the wonder
-                if t.place == home and not self._outing(state, t.place):
-                    continue
+                if t.place == home and self._outing(state, t.place) is None:
+                    need = self._board_need(state)
+                    if not need or state.pool(home, [])[D.BOARD] < need:
+                        continue
                 return action
             return None
         t = state.trans[state.active]
@@ -145,12 +147,12 @@ class Planner:
         if t.place == home:
             if unloads and t.cargo and not self._carrying_for_building(state, t):
                 return next(a for a in unloads if a.place == home)
-            if not t.cargo and steps:
-                need = self._board_need(state)
-                if need and state.pool(home, [])[D.BOARD] > RESERVE_BOARDS - 1:
-                    board = A.Load("board", home)
-                    if board in loads and len(t.cargo) < need:
-                        return board
+            boards_only = all(g & D.GOOD_MASK == D.BOARD for g in t.cargo)
+            need = self._board_need(state)
+            board = A.Load("board", home)
+            if steps and boards_only and len(t.cargo) < need and board in loads:
+                if state.pool(home, [])[D.BOARD] + len(t.cargo) >= need:
+                    return board
             if steps and t.cargo:
                 site = self._build_site(state)
                 for a in steps:

@@ -91,6 +91,13 @@ def play(seats: int, seed: int, done_bias: float) -> RBState:
         after = totals(state)
         if isinstance(action, MOVES):
             assert after == before, f"moving goods changed their number: {action}"
+        elif isinstance(action, A.Produce):
+            btype = D.BUILDINGS[state.buildings[action.hex][0]]
+            used = sum(n for _g, n in btype.inputs)
+            made = btype.out_count if btype.kind == D.SECONDARY else 0
+            assert sum(after) - sum(before) == made - used, action
+            if made:
+                assert after[btype.output] > before[btype.output], action
         elif cost is not None:
             assert [b - a for a, b in zip(after, before, strict=True)] == cost, action
         elif isinstance(action, A.Done) and stage != 0 and state.stage == stage + 1:
