@@ -150,9 +150,9 @@ class Planner:
             boards_only = all(g & D.GOOD_MASK == D.BOARD for g in t.cargo)
             need = self._board_need(state)
             board = A.Load("board", home)
-            if steps and boards_only and len(t.cargo) < need and board in loads:
-                if state.pool(home, [])[D.BOARD] + len(t.cargo) >= need:
-                    return board
+            enough = state.pool(home, [])[D.BOARD] + len(t.cargo) >= need
+            if steps and boards_only and len(t.cargo) < need and board in loads and enough:
+                return board
             if steps and t.cargo:
                 site = self._build_site(state)
                 for a in steps:
