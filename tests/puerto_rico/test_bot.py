@@ -1,0 +1,86 @@
+"""The heuristic bot: legal choices, beats random play in a few fixed games, and speaks
+the JSON Lines protocol as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+
+from referee.engine import CHANCE, TERMINAL
+from referee.games.puerto_rico import GAME
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bots"))
+
+from puerto_rico_bot import PuertoRicoBot  # noqa: E402
+
+
+def test_bot_beats_random_players_in_fixed_games() -> None:
+    wins = 0
+    for game_no in range(3):
+        rng = random.Random(game_no)
+        bot = PuertoRicoBot(seed=game_no)
+        hero = game_no % 3
+        state = GAME.new_game(3)
+        while state.to_move() != TERMINAL:
+            seat = state.to_move()
+            if seat == CHANCE:
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            if seat == hero:
+                view = msgspec.convert(msgspec.to_builtins(state.view(seat)), GAME.view_type)
+                index = bot.choose(view, legal, [])
+                assert 0 <= index < len(legal)
+            else:
+                index = rng.randrange(len(legal))
+            state.apply_action(legal[index])
+        wins += state.ranks()[hero] == 1
+    assert wins == 3
+
+
+def test_bot_speaks_the_protocol() -> None:
+    state = GAME.new_game(3)
+    state.apply_chance(0)
+    state.apply_chance([0, 1, 2, 3])
+    legal = msgspec.to_builtins(state.legal_actions())
+    lines = [
+        {
+            "type": "start",
+            "protocol": 1,
+            "match": "t",
+            "game": "puerto-rico",
+            "options": {},
+            "seat": 0,
+            "seats": 3,
+            "players": ["a", "b", "c"],
+            "clock": {},
+        },
+        {
+            "type": "act",
+            "id": 1,
+            "ply": 0,
+            "view": msgspec.to_builtins(state.view(0)),
+            "legal": legal,
+            "events": [],
+            "clock": {},
+        },
+        {"type": "end", "result": {}, "verdicts": [], "reason": "finished", "events": []},
+    ]
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bots" / "puerto_rico_bot.py"), "--seed", "1"],
+        input="".join(json.dumps(m) + "\n" for m in lines),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    replies = [json.loads(line) for line in out.stdout.splitlines()]
+    assert replies[0]["type"] == "ready"
+    assert replies[1]["type"] == "action" and replies[1]["id"] == 1
+    assert 0 <= replies[1]["index"] < len(legal)
