@@ -232,6 +232,7 @@ class BotProcess:
             reaper.retire(token)
             shutil.rmtree(workdir, ignore_errors=True)
             raise BotFault("crash", f"cannot start {spec.command!r}: {exc.strerror}") from None
+        reaper.adopt(process.pid)
         return cls(spec, process, workdir, stderr_path, limits, token)
 
     # -- reading -----------------------------------------------------------------
@@ -382,6 +383,7 @@ class BotProcess:
                 await asyncio.wait_for(self.process.wait(), self.limits.term_grace_s)
         self._signal_group(signal.SIGKILL)
         code = await self.process.wait()
+        reaper.release(self.pid)
         # Processes that left the group (double fork, setsid) still carry the marker.
         reaper.retire(self.token)
         reaper.kill_marked(self.token)

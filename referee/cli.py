@@ -245,6 +245,14 @@ def replay(record: Path, seat: int | None, at_ply: int | None) -> None:
     help="Matches in parallel (worker processes).",
 )
 @click.option(
+    "--executor",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="Where matches run: worker processes here, or an existing Dask cluster.",
+)
+@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--executor dask).")
+@click.option(
     "--standings-every",
     type=float,
     default=60.0,

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 MARKER_VAR = "REFEREE_BOT"
 _PR_SET_CHILD_SUBREAPER = 36
 _live_tokens: set[str] = set()
+_bot_pids: set[int] = set()
 _subreaper: bool | None = None
 
 
@@ -66,6 +67,16 @@ def new_token() -> str:
 def retire(token: str) -> None:
     """The bot of ``token`` is being ended: its processes are no longer protected."""
     _live_tokens.discard(token)
+
+
+def adopt(pid: int) -> None:
+    """``pid`` is a bot this process started; its own watcher reaps it, not the sweep."""
+    _bot_pids.add(pid)
+
+
+def release(pid: int) -> None:
+    """The bot ``pid`` has been reaped by its watcher."""
+    _bot_pids.discard(pid)
 
 
 def _processes() -> Iterator[tuple[int, int]]:
@@ -121,8 +132,9 @@ def kill_marked(token: str) -> int:
 def kill_orphans() -> int:
     """SIGKILL and reap bot descendants re-parented to this (subreaper) process.
 
-    Spared: multiprocessing workers of this process and processes whose marker
-    token belongs to a bot still in play.  Everything else whose parent is this
+    Spared: multiprocessing workers of this process, the bots it started itself
+    (see :func:`adopt`), and processes whose marker token belongs to a bot still in
+    play.  Everything else whose parent is this
     process came from a bot (bots themselves are reaped by asyncio before their
     token is retired).  Returns how many were signalled.
     """
@@ -132,7 +144,7 @@ def kill_orphans() -> int:
     workers = {p.pid for p in multiprocessing.active_children()}
     killed = 0
     for pid, ppid in list(_processes()):
-        if ppid != me or pid in workers:
+        if ppid != me or pid in workers or pid in _bot_pids:
             continue
         token = _marker(pid)
         if token is None or token in _live_tokens:
