@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import TERMINAL, IllegalAction
+from referee.engine import CHANCE, TERMINAL, IllegalAction, InvalidChance
 from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
@@ -189,3 +189,13 @@ def test_solo_game_lasts_twenty_turns_with_four_rows_prefilled() -> None:
         state.apply_action(A.DONE)
     assert state.turn == 20 and len(state.wonder) == 37
     assert state.scores() == [0.0]
+
+
+def test_bad_temple_orders_are_rejected() -> None:
+    state = GAME.new_game(3, GAME.parse_options({}))
+    for bad in ([0, 1], [0, 1, 1], ["a", 1, 2], [0, 1, 2.0], {"x": 1}, None):
+        with pytest.raises(InvalidChance):
+            state.apply_chance(bad)
+        assert state.to_move() == CHANCE
+    state.apply_chance([2, 0, 1])
+    assert state.sequence == [1, 0, 2]

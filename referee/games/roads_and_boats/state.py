@@ -180,10 +180,12 @@ class RBState(State):
     def apply_chance(self, outcome: Any) -> None:
         """Apply a temple order or mine draws; raises InvalidChance when impossible."""
         if self.step == "setup":
-            if not isinstance(outcome, list) or sorted(outcome) != list(range(self.seats)):
+            if (
+                not isinstance(outcome, list)
+                or not all(type(x) is int for x in outcome)
+                or sorted(outcome) != list(range(self.seats))
+            ):
                 raise InvalidChance(f"temple order must be a permutation of seats: {outcome!r}")
-            if not all(type(x) is int for x in outcome):
-                raise InvalidChance(f"temple order must hold ints: {outcome!r}")
             self.temple = list(outcome)
             self.sequence = self.temple[::-1]
             self.step = "homes"
