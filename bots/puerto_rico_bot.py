@@ -28,6 +28,7 @@ from referee.botkit import Bot, run
 from referee.engine import CHANCE, TERMINAL
 from referee.games.puerto_rico import GAME
 from referee.games.puerto_rico.actions import ChooseRole
+from referee.games.puerto_rico.board import Player
 from referee.games.puerto_rico.data import (
     BUILDINGS,
     BUILDINGS_FOR_GOOD,
@@ -47,7 +48,7 @@ from referee.games.puerto_rico.data import (
     WHARF,
 )
 from referee.games.puerto_rico.scoring import player_score
-from referee.games.puerto_rico.state import P_ROLE, Player, PuertoRicoState
+from referee.games.puerto_rico.state import P_ROLE, PuertoRicoState
 
 ABILITY_PER_ROUND = {
     SMALL_MARKET: 0.15,

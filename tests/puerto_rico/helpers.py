@@ -6,8 +6,9 @@ from typing import Any
 
 from referee.games.puerto_rico import GAME
 from referee.games.puerto_rico.actions import ChooseRole
+from referee.games.puerto_rico.board import Player
 from referee.games.puerto_rico.data import BUILDING_INDEX, GOOD_INDEX, TILE_INDEX
-from referee.games.puerto_rico.state import Player, PuertoRicoState
+from referee.games.puerto_rico.state import PuertoRicoState
 
 
 def new_state(

@@ -3,6 +3,7 @@ research notes 6.23-6.25, 7)."""
 
 from __future__ import annotations
 
+from referee.games.puerto_rico.board import Player
 from referee.games.puerto_rico.data import BUILDING_INDEX
 from referee.games.puerto_rico.scoring import (
     city_hall_bonus,
@@ -12,7 +13,7 @@ from referee.games.puerto_rico.scoring import (
     player_score,
     residence_bonus,
 )
-from referee.games.puerto_rico.state import Player, PuertoRicoState
+from referee.games.puerto_rico.state import PuertoRicoState
 from tests.puerto_rico.helpers import give, new_state
 
 

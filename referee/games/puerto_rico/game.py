@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from referee.engine import Game, OptionError
 from referee.games.puerto_rico.actions import PuertoRicoAction
+from referee.games.puerto_rico.board import Player
 from referee.games.puerto_rico.data import (
     BUILDING_INDEX,
     DOUBLOONS_TOTAL,
@@ -17,7 +18,7 @@ from referee.games.puerto_rico.data import (
     Setup,
 )
 from referee.games.puerto_rico.options import PuertoRicoOptions
-from referee.games.puerto_rico.state import NO_GOOD, NO_ROLE, PHASE_NAMES, Player, PuertoRicoState
+from referee.games.puerto_rico.state import NO_GOOD, NO_ROLE, PHASE_NAMES, PuertoRicoState
 from referee.games.puerto_rico.view import PuertoRicoView
 
 

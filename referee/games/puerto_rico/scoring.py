@@ -8,8 +8,8 @@ broken by doubloons + goods barrels (1 barrel = 1 doubloon); beyond that players
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from referee.games.puerto_rico.board import Player
 from referee.games.puerto_rico.data import (
     BUILDINGS,
     CITY_HALL,
@@ -54,8 +54,8 @@ def city_hall_bonus(bld: Sequence[int]) -> int:
     return sum(1 for b in VIOLET_BUILDINGS if bld[b] >= 0)
 
 
-def player_score(p: Any) -> int:
-    """Total VP of one :class:`~referee.games.puerto_rico.state.Player`."""
+def player_score(p: Player) -> int:
+    """Total VP of one player's board."""
     bld = p.bld
     total = p.vp + sum(BUILDINGS[b].vp for b in range(len(bld)) if bld[b] >= 0)
     if bld[GUILD_HALL] > 0:
@@ -71,11 +71,11 @@ def player_score(p: Any) -> int:
     return total
 
 
-def final_scores(players: Sequence[Any]) -> list[int]:
+def final_scores(players: Sequence[Player]) -> list[int]:
     """VP by seat."""
     return [player_score(p) for p in players]
 
 
-def tie_breaks(players: Sequence[Any]) -> list[int]:
+def tie_breaks(players: Sequence[Player]) -> list[int]:
     """Doubloons + goods barrels by seat (the official tie-breaker)."""
     return [p.doubloons + sum(p.goods) for p in players]

@@ -15,9 +15,9 @@ from typing import Any, Final, Self
 
 from referee.engine import CHANCE, TERMINAL, IllegalAction, InvalidChance, State, ranks_from_keys
 from referee.games.puerto_rico import actions as A
+from referee.games.puerto_rico.board import Player
 from referee.games.puerto_rico.data import (
     BUILDINGS,
-    BUILDINGS_FOR_GOOD,
     CAPTAIN,
     CITY_SPACES,
     CONSTRUCTION_HUT,
@@ -82,67 +82,6 @@ PHASE_NAMES: Final = (
 CHANCE_PHASES: Final = (P_GOVERNOR, P_DRAW, P_HACIENDA_DRAW)
 NO_ROLE: Final = -1
 NO_GOOD: Final = -1
-
-
-class Player:
-    """One player's board.
-
-    ``doubloons``; ``vp`` chip VP (paper VP included); ``goods[g]`` barrels by good;
-    ``tiles[k]`` island tiles by kind (0-4 plantations, 5 quarry) and ``occ[k]`` how many
-    of them hold a colonist; ``bld[b]`` colonists on building ``b`` or -1 if not owned;
-    ``san_juan`` colonists waiting in San Juan; ``pool`` colonists in hand during the
-    mayor phase; ``city`` city spaces used (large buildings take 2).
-    """
-
-    __slots__ = ("bld", "city", "doubloons", "goods", "occ", "pool", "san_juan", "tiles", "vp")
-
-    def __init__(self) -> None:
-        self.doubloons = 0
-        self.vp = 0
-        self.goods = [0] * 5
-        self.tiles = [0] * 6
-        self.occ = [0] * 6
-        self.bld = [-1] * N_BUILDINGS
-        self.san_juan = 0
-        self.pool = 0
-        self.city = 0
-
-    def copy(self) -> Player:
-        """An independent copy."""
-        p = Player.__new__(Player)
-        p.doubloons = self.doubloons
-        p.vp = self.vp
-        p.goods = self.goods[:]
-        p.tiles = self.tiles[:]
-        p.occ = self.occ[:]
-        p.bld = self.bld[:]
-        p.san_juan = self.san_juan
-        p.pool = self.pool
-        p.city = self.city
-        return p
-
-    def has(self, building: int) -> bool:
-        """True if ``building`` is owned and holds at least one colonist (occupied)."""
-        return self.bld[building] > 0
-
-    def island_used(self) -> int:
-        """Filled island spaces (plantations and quarries)."""
-        return sum(self.tiles)
-
-    def colonists(self) -> int:
-        """Every colonist this player has, wherever it stands."""
-        return sum(self.occ) + sum(c for c in self.bld if c > 0) + self.san_juan + self.pool
-
-    def empty_building_circles(self) -> int:
-        """Unfilled colonist circles on this player's buildings."""
-        return sum(BUILDINGS[b].circles - c for b, c in enumerate(self.bld) if c >= 0)
-
-    def production(self, good: int) -> int:
-        """Barrels of ``good`` this player's occupied tiles and buildings make (no supply cap)."""
-        if not BUILDINGS_FOR_GOOD[good]:
-            return self.occ[good]
-        capacity = sum(max(self.bld[b], 0) for b in BUILDINGS_FOR_GOOD[good])
-        return min(self.occ[good], capacity)
 
 
 class PuertoRicoState(State):
