@@ -210,6 +210,15 @@ def test_transporter_limit_blocks_new_land_transporters() -> None:
     put(state, place, D.FUEL)
     assert A.Produce(h) not in state.legal_actions()
     assert kinds(state.legal_actions())[-1] == "Done"
+    # a transporter standing at a transporter factory may be scrapped to make room
+    donkey = next(iter(state.trans.values()))
+    donkey.cargo = [D.CLAY]
+    scraps = [a for a in state.legal_actions() if isinstance(a, A.Scrap)]
+    assert len(scraps) == 5
+    state.apply_action(A.Scrap(donkey.id))
+    assert donkey.id not in state.trans and loose_names(state, place) == ["clay", "fuel", "iron"]
+    state.apply_action(A.Produce(h))
+    assert sorted(t.kind for t in state.trans.values()) == [D.DONKEY] * 4 + [D.TRUCK]
 
 
 def test_a_transporter_may_take_goods_off_a_factory_hex() -> None:

@@ -16,7 +16,18 @@ from referee.games.roads_and_boats.state import RBState
 from referee.games.roads_and_boats.world import DOCK, LAND, RIVER, SEA_PLACE
 from tests.roads_and_boats.helpers import totals
 
-MOVES = (A.MoveTransporter, A.Step, A.Load, A.Unload, A.Stop, A.Lead, A.Carry, A.Release, A.Take)
+MOVES = (
+    A.MoveTransporter,
+    A.Step,
+    A.Load,
+    A.Unload,
+    A.Stop,
+    A.Lead,
+    A.Carry,
+    A.Release,
+    A.Take,
+    A.Scrap,
+)
 
 
 def expected_cost(state: RBState, action: object) -> list[int] | None:

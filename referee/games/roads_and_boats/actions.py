@@ -54,6 +54,13 @@ class Take(Action, frozen=True, tag="take"):
     place: int
 
 
+class Scrap(Action, frozen=True, tag="scrap"):
+    """Production: remove one's own ``transporter`` standing at a transporter factory (to
+    make room under the transporter limit); its cargo is left loose."""
+
+    transporter: int
+
+
 class Research(Action, frozen=True, tag="research"):
     """Production: pay 2 geese + 1 paper at ``place`` for one point on ``project``."""
 
@@ -190,6 +197,7 @@ RBAction = (
     | Position
     | Produce
     | Take
+    | Scrap
     | Research
     | Upgrade
     | MoveTransporter

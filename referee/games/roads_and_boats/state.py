@@ -600,6 +600,9 @@ class RBState(State):
                 for g in self.piles.get(p, ()):
                     seen |= 1 << (g & D.GOOD_MASK)
                 out.extend(A.Take(t.id, GOOD_NAMES[k], p) for k in range(11) if seen >> k & 1)
+        land, water = self._count_own(seat)
+        if land >= D.MAX_LAND or water >= D.MAX_WATER or land + water >= D.MAX_TRANSPORTERS:
+            out.extend(A.Scrap(t.id) for t in self._scrappable(seat))
         fresh = self.fresh[seat]
         if fresh:
             for project, (sources, target) in D.UPGRADES.items():
@@ -640,6 +643,19 @@ class RBState(State):
             del self.trans[donkey.id]
         target = place if btype.output < D.RAFT else action.launch
         self._new_transporter(seat, btype.output, target)
+
+    def _scrappable(self, seat: int) -> list[Transporter]:
+        """Own transporters at a transporter factory that may be removed (rulebook p9)."""
+        out = []
+        for t in self.trans.values():
+            if t.owner != seat or t.carrier >= 0 or self._carried_by(t) is not None:
+                continue
+            for p in self.reach(t):
+                b = self.buildings.get(self.world.place_hex[p])
+                if b is not None and b[1] == p and D.BUILDINGS[b[0]].kind == D.FACTORY:
+                    out.append(t)
+                    break
+        return out
 
     def _free_donkey(self, t: Transporter, place: int) -> bool:
         """True for a donkey in ``place`` that neither is carried nor carries."""
@@ -1077,6 +1093,15 @@ class RBState(State):
             self._apply_produce(seat, action)
         elif isinstance(action, A.Research):
             self._apply_research(seat, action)
+        elif isinstance(action, A.Scrap):
+            t = self.trans.pop(action.transporter)
+            factory = next(
+                p
+                for p in self.reach(t)
+                if (b := self.buildings.get(self.world.place_hex[p])) is not None and b[1] == p
+            )
+            for g in t.cargo:
+                self._drop(factory, g)
         elif isinstance(action, A.Take):
             pile = self.piles[action.place]
             good = GOOD_INDEX[action.good]
