@@ -13,7 +13,9 @@ Plan (rule-based, no search):
 * every wonder phase it buys bricks while a brick costs at most ``MAX_PRICE`` goods,
   paying with the cheapest goods, always keeping one transporter at home.
 
-Usage: ``roads_and_boats_bot.py`` (speaks protocol v1 through referee.botkit).
+Usage: ``roads_and_boats_bot.py`` (speaks protocol v1 through referee.botkit), or
+``roads_and_boats_bot.py --evaluate GAMES [--seats N]`` to measure it in-process against
+uniform random players.
 """
 
 from __future__ import annotations
@@ -286,5 +288,39 @@ class RoadsAndBoatsBot(Bot):
         return self.planner.choose(state, legal)
 
 
+def evaluate(games: int, seats: int) -> str:
+    """Play ``games`` in-process games of this bot against uniform random players
+    (the bot's seat rotates) and summarise wins and mean scores."""
+    from referee.engine import CHANCE, TERMINAL
+
+    wins = 0
+    mine = best_other = 0.0
+    for game in range(games):
+        rng = random.Random(game)
+        bot_seat = game % seats
+        planner = Planner(bot_seat)
+        state = GAME.new_game(seats, GAME.parse_options({}))
+        while (seat := state.to_move()) != TERMINAL:
+            if seat == CHANCE:
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            pick = planner.choose(state, legal) if seat == bot_seat else rng.randrange(len(legal))
+            state.apply_action(legal[pick])
+        scores = state.scores()
+        wins += state.ranks()[bot_seat] == 1
+        mine += scores[bot_seat]
+        best_other += max([x for s, x in enumerate(scores) if s != bot_seat] or [0.0])
+    return (
+        f"seats={seats} games={games} bot_wins={wins} ({100 * wins / games:.1f}%) "
+        f"bot_mean={mine / games:.1f} best_random_mean={best_other / games:.1f}"
+    )
+
+
 if __name__ == "__main__":
-    run(RoadsAndBoatsBot())
+    if "--evaluate" in sys.argv:
+        count = int(sys.argv[sys.argv.index("--evaluate") + 1])
+        n = int(sys.argv[sys.argv.index("--seats") + 1]) if "--seats" in sys.argv else 2
+        print(evaluate(count, n))
+    else:
+        run(RoadsAndBoatsBot())
