@@ -84,3 +84,14 @@ def test_bot_speaks_the_protocol() -> None:
     assert replies[0]["type"] == "ready"
     assert replies[1]["type"] == "action" and replies[1]["id"] == 1
     assert 0 <= replies[1]["index"] < len(legal)
+
+
+def test_tournament_config_names_this_game_and_both_bots() -> None:
+    from referee.config import load_config
+
+    config = load_config(ROOT / "tournaments" / "puerto_rico.toml")
+    assert config.game == GAME.name and config.seats == 4
+    GAME.parse_options(config.options)
+    for bot in config.bots:
+        script = bot.command.split()[-1]
+        assert (ROOT / "tournaments" / script).resolve().is_file()

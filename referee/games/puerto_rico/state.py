@@ -50,6 +50,13 @@ from referee.games.puerto_rico.data import (
     Setup,
 )
 from referee.games.puerto_rico.options import PuertoRicoOptions
+from referee.games.puerto_rico.plantations import (
+    apply_display,
+    apply_one,
+    display_draw_size,
+    sample_display,
+    sample_one,
+)
 from referee.games.puerto_rico.scoring import final_scores, tie_breaks
 
 # Phases.  Chance phases first.
@@ -751,15 +758,10 @@ class PuertoRicoState(State):
         if self.phase == P_GOVERNOR:
             return rng.randrange(self.seats)
         if self.phase == P_DRAW:
-            need = min(self.setup.face_up, sum(self.stack) + sum(self.discard))
-            first = _expand(self.stack)
-            if need <= len(first):
-                return rng.sample(first, need)
-            rng.shuffle(first)
-            return first + rng.sample(_expand(self.discard), need - len(first))
+            need = display_draw_size(self.setup.face_up, self.stack, self.discard)
+            return sample_display(need, self.stack, self.discard, rng)
         if self.phase == P_HACIENDA_DRAW:
-            pile = self.stack if sum(self.stack) else self.discard
-            return rng.choice(_expand(pile))
+            return sample_one(self.stack, self.discard, rng)
         raise InvalidChance(f"no chance event is due ({PHASE_NAMES[self.phase]})")
 
     def apply_chance(self, outcome: Any) -> None:
@@ -787,24 +789,8 @@ class PuertoRicoState(State):
         self.phase = P_DRAW
 
     def _apply_draw(self, outcome: Any) -> None:
-        if not isinstance(outcome, list) or not all(type(t) is int and 0 <= t < 5 for t in outcome):
-            raise InvalidChance(f"a plantation draw is a list of tile kinds 0-4: {outcome!r}")
-        in_stack = sum(self.stack)
-        need = min(self.setup.face_up, in_stack + sum(self.discard))
-        if len(outcome) != need:
-            raise InvalidChance(f"expected {need} plantations, got {len(outcome)}")
-        head, tail = _count(outcome[:in_stack]), _count(outcome[in_stack:])
-        if need <= in_stack:
-            if any(head[k] > self.stack[k] for k in range(5)):
-                raise InvalidChance(f"not in the plantation stack: {outcome!r}")
-            stack = [self.stack[k] - head[k] for k in range(5)]
-            discard = self.discard
-        else:
-            if head != self.stack or any(tail[k] > self.discard[k] for k in range(5)):
-                raise InvalidChance(f"not drawable from stack and discards: {outcome!r}")
-            stack = [self.discard[k] - tail[k] for k in range(5)]
-            discard = [0] * 5
-        self.stack, self.discard = stack, discard
+        need = display_draw_size(self.setup.face_up, self.stack, self.discard)
+        self.stack, self.discard = apply_display(outcome, need, self.stack, self.discard)
         for k in outcome:
             self.face_up[k] += 1
         self.phase = P_ROLE
@@ -814,15 +800,7 @@ class PuertoRicoState(State):
             self._end_role()
 
     def _apply_hacienda(self, outcome: Any) -> None:
-        if type(outcome) is not int or not 0 <= outcome < 5:
-            raise InvalidChance(f"a hacienda draw is one tile kind 0-4: {outcome!r}")
-        if sum(self.stack) == 0:
-            if self.discard[outcome] <= 0:
-                raise InvalidChance(f"tile {outcome} is not in the reshuffled discards")
-            self.stack, self.discard = self.discard, [0] * 5
-        elif self.stack[outcome] <= 0:
-            raise InvalidChance(f"tile {outcome} is not in the plantation stack")
-        self.stack[outcome] -= 1
+        self.stack, self.discard = apply_one(outcome, self.stack, self.discard)
         p = self.players[self.order[self.turn]]
         p.tiles[outcome] += 1
         self.phase = P_SETTLER
@@ -861,14 +839,3 @@ class PuertoRicoState(State):
 
 A_BUILDING_INDEX: Final = {b.name: i for i, b in enumerate(BUILDINGS)}
 A_TILE_INDEX: Final = {name: i for i, name in enumerate((*GOOD_NAMES, "quarry"))}
-
-
-def _expand(counts: list[int]) -> list[int]:
-    return [k for k in range(len(counts)) for _ in range(counts[k])]
-
-
-def _count(tiles: list[int]) -> list[int]:
-    out = [0] * 5
-    for t in tiles:
-        out[t] += 1
-    return out
