@@ -13,6 +13,8 @@ current VP, plus doubloons, goods, production capacity, quarries and occupied vi
 buildings weighted by an estimate of the rounds left.
 
 Usage: ``puerto_rico_bot.py [--seed N]`` (speaks protocol v1 through ``referee.botkit``).
+``puerto_rico_bot.py --against-random GAMES [--seats N]`` instead plays GAMES in-process
+games, this bot in one seat (rotating) against random players, and prints the results.
 """
 
 from __future__ import annotations
@@ -194,6 +196,43 @@ class PuertoRicoBot(Bot):
         return choose_action(state, legal, self.rng)
 
 
+def against_random(games: int, seats: int) -> dict[str, float]:
+    """Play ``games`` in-process games, this bot in seat ``game % seats``, the other seats
+    random; return its win rate (shared wins split) and mean VP.  Seeds ``0 .. games-1``."""
+    wins = 0.0
+    mine: list[float] = []
+    others: list[float] = []
+    for game_no in range(games):
+        rng = random.Random(game_no)
+        hero = game_no % seats
+        state = GAME.new_game(seats)
+        while (seat := state.to_move()) != TERMINAL:
+            if seat == CHANCE:
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            pick = choose_action(state, legal, rng) if seat == hero else rng.randrange(len(legal))
+            state.apply_action(legal[pick])
+        ranks, scores = state.ranks(), state.scores()
+        if ranks[hero] == 1:
+            wins += 1 / ranks.count(1)
+        mine.append(scores[hero])
+        others.extend(scores[s] for s in range(seats) if s != hero)
+    return {
+        "games": games,
+        "seats": seats,
+        "win_rate": wins / games,
+        "bot_mean_vp": sum(mine) / len(mine),
+        "random_mean_vp": sum(others) / len(others),
+    }
+
+
+def _arg(name: str, default: int | None) -> int | None:
+    return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
+
+
 if __name__ == "__main__":
-    seed = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else None
-    run(PuertoRicoBot(seed))
+    if "--against-random" in sys.argv:
+        print(against_random(_arg("--against-random", 200) or 200, _arg("--seats", 4) or 4))
+    else:
+        run(PuertoRicoBot(_arg("--seed", None)))
