@@ -30,6 +30,7 @@ from referee.engine import GameError
 from referee.games import UnknownGame, all_games, get_game
 from referee.match import Clock, run_match
 from referee.record import RecordError
+from referee.regress import regress
 from referee.replay import replay as replay_record
 from referee.resultsdb import MatchRow, ResultsDB
 from referee.standings import pairwise, pairwise_data, seat_advantage, standings
@@ -435,6 +436,9 @@ def check_bot_command(
         f"slowest move {report.max_ms:.0f} ms"
     )
     sys.exit(0 if report.clean else 1)
+
+
+main.add_command(regress)
 
 
 if __name__ == "__main__":
