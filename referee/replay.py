@@ -107,7 +107,7 @@ def replay(
         if result is not None:
             raise fail(number, "line after the result")
         if at_ply is not None and ply == at_ply and state_at is None:
-            state_at = state.debug()
+            state_at = msgspec.json.decode(msgspec.json.encode(state.debug()))
         if isinstance(line, FaultLine):
             if not 0 <= line.seat < seats:
                 raise fail(number, f"fault for seat {line.seat} of {seats}")
@@ -167,7 +167,7 @@ def replay(
     if not state.is_terminal():
         raise ReplayError(f"{path}: the result comes before the game is over (ply {ply})")
     if at_ply is not None and state_at is None and at_ply == ply:
-        state_at = state.debug()
+        state_at = msgspec.json.decode(msgspec.json.encode(state.debug()))
     scores = [float(x) for x in state.scores()]
     ranks = final_ranks(state.ranks(), faults)
     if result.scores != scores:
