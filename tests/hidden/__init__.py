@@ -1,0 +1,1 @@
+"""Helpers of the hidden-information tests (the dump bot)."""
