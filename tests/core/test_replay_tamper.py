@@ -24,7 +24,9 @@ BOT = [sys.executable, str(ROOT / "bots" / "random_bot.py")]
 def record(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     path = tmp_path_factory.mktemp("rec") / "m.jsonl"
     asyncio.run(
-        run_match(GAME, [BotSpec("a", BOT), BotSpec("b", BOT)], seed=8, record_path=path, fsync=False)
+        run_match(
+            GAME, [BotSpec("a", BOT), BotSpec("b", BOT)], seed=8, record_path=path, fsync=False
+        )
     )
     replay(path, lookup=lambda _: GAME)  # the untouched record is consistent
     return path.read_text().splitlines(keepends=True)
