@@ -46,6 +46,10 @@ class BotEntry(msgspec.Struct, forbid_unknown_fields=True):
 class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """A tournament: game, seat count, entrants, schedule shape and clock (ms).
 
+    ``games``, when set, fixes the number of matches instead: rounds are repeated
+    as needed and the schedule is cut after that many matches (a partial last round
+    stays seat-balanced only up to the last complete block).
+
     ``format`` is ``round-robin`` (every combination of entrants for the seat count,
     every seat rotation, each rotation on the same seeds) or ``gauntlet`` (the first
     bot, the candidate, against every combination of the others).
@@ -56,6 +60,7 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
     bots: list[BotEntry]
     seats: int | None = None
     rounds: int = 1
+    games: int | None = None
     format: Literal["round-robin", "gauntlet"] = "round-robin"
     move_ms: int = 1000
     startup_ms: int = 10_000
@@ -75,6 +80,8 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
             raise ValueError("at least one bot is needed")
         if self.rounds < 1:
             raise ValueError("rounds must be at least 1")
+        if self.games is not None and self.games < 1:
+            raise ValueError("games must be at least 1")
         if min(self.move_ms, self.startup_ms) <= 0 or self.bank_ms < 0:
             raise ValueError("clock values must be positive (bank_ms may be 0)")
 

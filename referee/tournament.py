@@ -93,6 +93,10 @@ def create_run(config: TournamentConfig, base_dir: Path, out: Path) -> Manifest:
     if manifest_path.exists():
         raise TournamentError(f"{out} already holds a run; use --resume {out}")
     schedule = round_robin(len(config.bots), seats, config.rounds, config.format)
+    if config.games is not None:
+        per_round = len(schedule) // config.rounds
+        rounds = -(-config.games // per_round)
+        schedule = round_robin(len(config.bots), seats, rounds, config.format)[: config.games]
     manifest = Manifest(
         referee=__version__,
         config=config,

@@ -103,3 +103,13 @@ def test_wrapper_prefix_runs_the_bot_inside_it(tmp_path: Path) -> None:
     )
     with pytest.raises(BotCommandError, match="sandbox wrapper not found"):
         create_run(bad, ROOT, tmp_path / "bad")
+
+
+def test_fixed_number_of_games(tmp_path: Path) -> None:
+    bot = f"{sys.executable} {ROOT / 'bots' / 'random_bot.py'}"
+    config = TournamentConfig(
+        name="g", game="manila", seats=3, games=7, bots=[BotEntry(f"b{i}", bot) for i in range(3)]
+    )
+    manifest = create_run(config, ROOT, tmp_path / "run")
+    assert len(manifest.schedule) == 7
+    assert [m.block for m in manifest.schedule] == [0, 0, 0, 1, 1, 1, 2]
