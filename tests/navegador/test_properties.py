@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,11 +29,14 @@ def check_invariants(state: NavegadorState) -> None:
     assert all(0 <= row < data.MARKET_ROWS for row in state.market)
 
 
-@settings(max_examples=12, deadline=None)
-@given(seats=st.integers(2, 5), seed=st.integers(0, 2**32), variant=st.booleans())
-def test_random_play_terminates_with_invariants(seats: int, seed: int, variant: bool) -> None:
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**32), variant=st.booleans(), end=st.sampled_from(["display", "row"]))
+def test_random_play_terminates_with_invariants(
+    seats: int, seed: int, variant: bool, end: str
+) -> None:
     rng = random.Random(seed)
-    state = GAME.new_game(seats, GAME.parse_options({"king_at_goa": variant}))
+    state = GAME.new_game(seats, GAME.parse_options({"king_at_goa": variant, "building_end": end}))
     plies = 0
     while (seat := state.to_move()) != TERMINAL:
         plies += 1
