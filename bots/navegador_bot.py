@@ -29,8 +29,9 @@ from referee.games.navegador.actions import DONE, USE_CARD
 from referee.games.navegador.sailing import distances
 from referee.games.navegador.state import START, NavegadorState
 
-MONEY_VP = 1 / 110
-"""VP credited per Cruzado in hand (instead of the final 1 VP per full 200)."""
+MONEY_STEPS = ((800, 1 / 100), (2200, 1 / 300), (10**9, 1 / 2000))
+"""Worth of Cruzados in hand, in VP per Cruzado, for successive amounts: the first 800
+are spent soon, a hoard is worth little (it only scores 1 VP per 200 at the end)."""
 COLONY_VP = 2.5
 """Extra value of a colony beyond its printed VP (it sells every Market)."""
 FACTORY_VP = 1.5
@@ -46,11 +47,23 @@ SHIP_AT_TILES = 1.5
 EPSILON = 1e-6
 
 
+def money_value(money: int, ending: bool) -> float:
+    """VP credited for ``money`` Cruzados; once the end is triggered exactly 1/200 each."""
+    if ending:
+        return money / data.VP_MONEY_UNIT
+    value, left = 0.0, money
+    for amount, rate in MONEY_STEPS:
+        part = min(left, amount)
+        value += part * rate
+        left -= part
+    return value
+
+
 def evaluate(state: NavegadorState, seat: int) -> float:
     """Heuristic worth of ``state`` for ``seat`` in VP (higher is better)."""
     player = state.players[seat]
     value = float(player.score() - player.money // data.VP_MONEY_UNIT)
-    value += player.money * MONEY_VP
+    value += money_value(player.money, state.end_seat >= 0)
     value += sum(player.colonies) * COLONY_VP
     value += sum(player.factories) * FACTORY_VP
     value += player.workers * WORKER_VP
