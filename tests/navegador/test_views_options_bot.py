@@ -31,7 +31,19 @@ def test_options_are_validated() -> None:
     with pytest.raises(OptionError):
         GAME.parse_options({"building_end": "sometimes"})
     with pytest.raises(OptionError):
+        GAME.parse_options({"max_rounds": "-1"})
+    with pytest.raises(OptionError):
         GAME.new_game(1)
+
+
+def test_max_rounds_ends_the_game_after_full_rounds() -> None:
+    state = GAME.new_game(3, GAME.parse_options({"max_rounds": "2"}))
+    for turn in range(6):
+        assert state.to_move() == turn % 3
+        state.apply_action(next(a for a in state.legal_actions() if isinstance(a, Rondel)))
+        state.apply_action(DONE)
+    assert state.to_move() == TERMINAL
+    assert [p.turns for p in state.players] == [2, 2, 2]
 
 
 def test_nagasaki_with_the_card_then_regular_turn_then_one_more_each() -> None:

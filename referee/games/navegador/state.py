@@ -576,6 +576,10 @@ class NavegadorState(State):
         if self.current == self.end_seat and player.turns >= self.end_turns:
             self.stage = OVER
             return
+        limit = self.options.max_rounds
+        if limit and self.current == self.seats - 1 and player.turns >= limit:
+            self.stage = OVER
+            return
         self.current = (self.current + 1) % self.seats
         self.stage = START
 
