@@ -237,7 +237,6 @@ class NavegadorState(State):
 
     def _legal_sailing(self) -> list[Any]:
         """Rulebook: Sailing and Exploration; one exploration per Sailing action."""
-        player = self.players[self.current]
         table = distances(self.explored)
         movers = self.movers
         out: list[Any] = []
@@ -258,20 +257,18 @@ class NavegadorState(State):
                 d = row[dst]
                 if d > reach or dst == src:
                     continue
-                if explored >> dst & 1 or (
-                    not self.explored_now and self._can_explore(dst, player)
-                ):
+                if explored >> dst & 1 or (not self.explored_now and self._can_explore(dst)):
                     out.append(_SAIL_ACTIONS[src][dst])
         out.append(DONE)
         return out
 
-    def _can_explore(self, region: int, player: Player) -> bool:
+    def _can_explore(self, region: int) -> bool:
         """Enough own ships can still reach ``region`` to explore it now."""
         need = 3 if region in self.double_loss else 2
-        column = distances(self.explored)
+        table = distances(self.explored)
         able = 0
         for src in range(N_REGIONS):
-            d = column[src][region]
+            d = table[src][region]
             for left in self.movers[src]:
                 if left >= d:
                     able += 1
@@ -538,8 +535,6 @@ class NavegadorState(State):
         self._end_turn()
 
     def _finish_action(self) -> None:
-        if self.stage == START:  # pragma: no cover - DONE is never legal at START
-            return
         if self.stage == SAILING:
             self._apply_pending_phase()
             if self.card_sailing:
