@@ -196,7 +196,7 @@ class BotProcess:
         self.stats = BotStats()
         self.ready: Ready | None = None
         self._pending: asyncio.Future[bytes] | None = None
-        self._eof: str | None = None
+        self._eof: tuple[Verdict, str] | None = None
         self._stderr_path = stderr_path
         self._reader = asyncio.create_task(self._read_stdout())
         self._stderr_task = asyncio.create_task(self._read_stderr())
@@ -250,7 +250,7 @@ class BotProcess:
                 except asyncio.LimitOverrunError:
                     self._set_eof(
                         f"sent a line longer than {self.limits.max_line_bytes} bytes",
-                        verdict_protocol=True,
+                        "protocol",
                     )
                     return
                 pending = self._pending
@@ -261,16 +261,15 @@ class BotProcess:
         except (ConnectionError, OSError) as exc:
             self._set_eof(f"output failed: {exc}")
 
-    def _set_eof(self, why: str, *, verdict_protocol: bool = False) -> None:
-        self._eof = ("P" if verdict_protocol else "C") + why
+    def _set_eof(self, why: str, verdict: Verdict = "crash") -> None:
+        self._eof = (verdict, why)
         pending = self._pending
         if pending is not None and not pending.done():
             pending.set_exception(self._eof_fault())
 
     def _eof_fault(self) -> BotFault:
         assert self._eof is not None
-        verdict: Verdict = "protocol" if self._eof[0] == "P" else "crash"
-        detail = self._eof[1:]
+        verdict, detail = self._eof
         code = self.process.returncode
         if code is not None and verdict == "crash":
             detail += f" (exit code {code})"

@@ -20,7 +20,7 @@ import msgspec
 
 from referee import __version__
 from referee.bot import BotFault, BotLimits, BotProcess, BotSpec, spawn_all
-from referee.engine import CHANCE, TERMINAL, Game, GameError, IllegalAction, State
+from referee.engine import CHANCE, TERMINAL, Game, IllegalAction, State
 from referee.protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -173,15 +173,6 @@ async def run_match(
                     },
                 )
             )
-        procs = await spawn_all(bots, log_dir, limits)
-        for spec, proc in zip(bots, procs, strict=True):
-            seat = _Seat(SeatOutcome(spec.name), None, clock.bank_ms)
-            if isinstance(proc, BotFault):
-                seat.outcome.verdict, seat.outcome.detail = "startup", proc.detail
-            else:
-                seat.bot = proc
-            seats.append(seat)
-
         ply = 0
 
         def fault(index: int, verdict: Verdict, detail: str) -> None:
@@ -191,13 +182,17 @@ async def run_match(
             if writer:
                 writer.write(FaultLine(ply=ply, seat=index, verdict=verdict, detail=detail))
 
-        # Startup faults from spawning are recorded at ply 0.
-        for index, seat in enumerate(seats):
-            if seat.outcome.verdict != "ok" and writer:
-                seat.outcome.fault_ply = 0
-                writer.write(FaultLine(0, index, seat.outcome.verdict, seat.outcome.detail))
-            elif seat.outcome.verdict != "ok":
-                seat.outcome.fault_ply = 0
+        procs = await spawn_all(bots, log_dir, limits)
+        seats.extend(
+            _Seat(
+                SeatOutcome(spec.name), None if isinstance(proc, BotFault) else proc, clock.bank_ms
+            )
+            for spec, proc in zip(bots, procs, strict=True)
+        )
+        # A bot that could not even be started is a startup fault at ply 0.
+        for index, proc in enumerate(procs):
+            if isinstance(proc, BotFault):
+                fault(index, "startup", proc.detail)
 
         await _handshake(game, seats, options_json, clock, match_id, fault)
 
@@ -396,7 +391,6 @@ async def _close_all(seats: list[_Seat]) -> None:
 
 __all__ = [
     "Clock",
-    "GameError",
     "MatchOutcome",
     "SeatOutcome",
     "derive_seed",
