@@ -85,6 +85,8 @@ class Planner:
             return first
         if isinstance(first, A.Position):
             return first
+        if isinstance(first, A.Agree):  # accept gifts; keep our goods and transporters
+            return first if isinstance(state.offer, A.Give) else A.REFUSE
         if state.stage == PRODUCTION:
             return self._production(state, legal)
         if state.stage == MOVEMENT:
@@ -112,6 +114,9 @@ class Planner:
     # ------------------------------------------------------------------ production
 
     def _production(self, state: RBState, legal: list[Any]) -> Any | None:
+        for action in legal:
+            if isinstance(action, A.Breed):
+                return action  # more donkeys (offered only within the transporter limit)
         for action in legal:
             if isinstance(action, A.Produce):
                 kind = state.buildings[action.hex][0]

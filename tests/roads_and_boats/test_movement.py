@@ -225,15 +225,142 @@ def test_geese_follow_a_land_transporter_without_using_capacity() -> None:
     assert cargo_names(donkey) == ["board", "board"] and state.herd == []
 
 
-def test_boats_do_not_lead_geese() -> None:
+def test_boats_lead_geese_and_set_them_down_on_a_bank() -> None:
+    """Rulebook p12: geese may follow any transporter; a river boat touches both banks,
+    so its followers are set down on a bank of the owner's choosing before it stops."""
     state = moving(2, "mesopotamia")
     w = state.world
     h = hx(w, 5, 1)
-    put(state, w.areas[h][0], D.GOOSE, 1)
+    left, right = w.areas[h]
+    put(state, left, D.GOOSE, 1)
     raft = add(state, 0, D.RAFT, w.river_place[h])
     state.apply_action(A.MoveTransporter(raft.id))
-    assert not any(isinstance(a, A.Lead) for a in state.legal_actions())
-    assert A.Load("goose", w.areas[h][0]) in state.legal_actions()
+    assert A.Load("goose", left) in state.legal_actions()
+    state.apply_action(A.Lead(left))
+    assert raft.cargo == [] and len(state.herd) == 1
+    legal = state.legal_actions()
+    assert A.STOP not in legal and {A.Settle(left), A.Settle(right)} <= set(legal)
+    state.apply_action(A.Settle(right))
+    assert loose_names(state, right) == ["goose"] and state.legal_actions()[-1] == A.STOP
+    assert A.Lead(right) not in state.legal_actions()  # it has moved for seat 0
+
+
+def sea_and_dock(state: RBState) -> tuple[int, int, int]:
+    """Pacific: the sea places of (3,4) and (4,4), and the dock of (2,4) on (3,4)."""
+    w = state.world
+    sea, far = w.sea_place[hx(w, 3, 4)], w.sea_place[hx(w, 4, 4)]
+    dock = next(d for d in w.docks_of_area[area(w, 2, 4)] if w.dock_sea(d) == sea)
+    return sea, far, dock
+
+
+def test_geese_at_sea_follow_the_last_transporter_to_leave() -> None:
+    """Rulebook p12: a goose at sea must follow a transporter leaving its hex unless
+    another transporter stays; followers of a boat that stops at sea stay at sea."""
+    state = moving()
+    sea, far, dock = sea_and_dock(state)
+    put(state, sea, D.GOOSE, 2)
+    raft = add(state, 0, D.RAFT, sea)
+    other = add(state, 1, D.RAFT, sea)
+    state.apply_action(A.MoveTransporter(raft.id))
+    assert A.Lead(sea) in state.legal_actions()
+    state.apply_action(A.Step(far))
+    assert state.herd == [] and loose_names(state, sea) == ["goose", "goose"]  # one stays
+    state.apply_action(A.STOP)
+    state.apply_action(A.DONE)
+    state.apply_action(A.MoveTransporter(other.id))
+    state.apply_action(A.Step(far))
+    assert len(state.herd) == 2 and sea not in state.piles  # the last one leaves
+    state.apply_action(A.STOP)
+    assert loose_names(state, far) == ["goose", "goose"]  # geese at sea
+    jump(state, MOVEMENT)
+    state._clear_moved()
+    state.apply_action(A.MoveTransporter(raft.id))
+    state.apply_action(A.Step(sea))
+    assert state.herd == []  # `other` stays at `far` with them
+    state.apply_action(A.STOP)
+    state.apply_action(A.DONE)
+    state.apply_action(A.MoveTransporter(other.id))
+    state.apply_action(A.Step(sea))
+    assert len(state.herd) == 2
+    state.apply_action(A.Step(dock))
+    state.apply_action(A.STOP)  # docking sets the followers down on the land area
+    assert loose_names(state, area(state.world, 2, 4)) == ["goose", "goose"]
+
+
+def test_own_hand_over_respects_the_moved_once_rule() -> None:
+    """Rulebook p11: goods may pass between transporters that meet; one player's good
+    moves on one of its transporters per phase, so a hand-over goes to a transporter
+    that has finished moving, and goods that moved cannot be taken back."""
+    state = moving()
+    w = state.world
+    a, b = area(w, 2, 1), area(w, 2, 2)
+    road(state, 2, 1, N)
+    done = add(state, 0, D.DONKEY, a, [D.STONE])
+    fresh = add(state, 0, D.DONKEY, a, [D.CLAY])
+    mover = add(state, 0, D.WAGON, a, [D.BOARD])
+    state.apply_action(A.MoveTransporter(done.id))
+    state.apply_action(A.STOP)
+    state.apply_action(A.MoveTransporter(mover.id))
+    legal = state.legal_actions()
+    assert A.Give("board", done.id) in legal and A.Give("board", fresh.id) not in legal
+    assert A.Receive("clay", fresh.id) in legal  # unmoved goods
+    assert A.Receive("stone", done.id) not in legal  # it moved on `done`
+    state.apply_action(A.Receive("clay", fresh.id))
+    state.apply_action(A.Give("board", done.id))
+    assert cargo_names(mover) == ["clay"] and cargo_names(done) == ["board", "stone"]
+    assert A.Receive("board", done.id) not in state.legal_actions()
+    state.apply_action(A.Step(b))
+    assert not any(isinstance(x, A.Give | A.Receive) for x in state.legal_actions())
+
+
+def test_hand_over_with_another_player_needs_consent() -> None:
+    """Rulebook p11: goods pass to or from another player's transporter only if its
+    owner agrees; a refusal is final for this moving transporter."""
+    state = moving()
+    w = state.world
+    a = area(w, 2, 1)
+    mine = add(state, 0, D.DONKEY, a, [D.BOARD])
+    theirs = add(state, 1, D.DONKEY, a, [D.GOLD])
+    state.apply_action(A.MoveTransporter(mine.id))
+    state.apply_action(A.Give("board", theirs.id))
+    assert state.step == "consent" and state.to_move() == 1
+    assert state.legal_actions() == [A.AGREE, A.REFUSE]
+    state.apply_action(A.AGREE)
+    assert state.to_move() == 0 and cargo_names(theirs) == ["board", "gold"] and not mine.cargo
+    state.apply_action(A.Receive("gold", theirs.id))
+    state.apply_action(A.REFUSE)
+    assert cargo_names(theirs) == ["board", "gold"] and state.refused == [theirs.id]
+    assert not any(isinstance(x, A.Give | A.Receive | A.Carry) for x in state.legal_actions())
+    state.apply_action(A.STOP)
+    state.apply_action(A.DONE)
+    # the board moved for seat 0, not for seat 1: its new owner may carry it on
+    state.apply_action(A.MoveTransporter(theirs.id))
+    assert A.Unload("board", a) in state.legal_actions()
+
+
+def test_carrying_another_players_transporter_needs_consent() -> None:
+    """Rulebook p12: any unmoved transporter may be carried; we ask its owner.  The
+    carrier's owner sets it down at the start of a later movement phase."""
+    state = moving(2, "mesopotamia")
+    w = state.world
+    h = hx(w, 5, 1)
+    left, right = w.areas[h]
+    raft = add(state, 0, D.RAFT, w.river_place[h])
+    donkey = add(state, 1, D.DONKEY, right)
+    state.apply_action(A.MoveTransporter(raft.id))
+    state.apply_action(A.Carry(donkey.id))
+    assert state.to_move() == 1
+    state.apply_action(A.AGREE)
+    assert donkey.carrier == raft.id and donkey.moved
+    state.apply_action(A.STOP)
+    state.apply_action(A.DONE)
+    assert not any(isinstance(x, A.MoveTransporter | A.Release) for x in state.legal_actions())
+    state.apply_action(A.DONE)
+    jump(state, MOVEMENT)
+    state._clear_moved()
+    assert A.Release(donkey.id, left) in state.legal_actions()  # seat 0 acts first
+    state.apply_action(A.Release(donkey.id, left))
+    assert donkey.place == left and donkey.carrier == -1 and donkey.owner == 1
 
 
 def test_a_raft_ferries_a_donkey_across_the_river() -> None:

@@ -124,6 +124,8 @@ def test_unattended_factories_process_loose_goods_boards_first() -> None:
 
 
 def test_breeding_on_empty_pastures() -> None:
+    """Rulebook p9: two geese, or two donkeys of one player, alone on a pasture without
+    a building breed one more; geese always, donkeys only if their owner wants."""
     state = bare(2)
     w = state.world
     geese = area(w, 2, 1)
@@ -140,7 +142,27 @@ def test_breeding_on_empty_pastures() -> None:
     assert loose_names(state, geese) == ["goose"] * 3
     assert loose_names(state, crowd) == ["goose"] * 3
     assert loose_names(state, busy) == ["goose"] * 2
+    assert state.to_move() == 0
+    assert not any(isinstance(a, A.Breed) for a in state.legal_actions())  # not seat 0's
+    state.apply_action(A.DONE)
+    assert A.Breed(donkeys) in state.legal_actions()
+    state.apply_action(A.Breed(donkeys))
+    assert A.Breed(donkeys) not in state.legal_actions()  # once per turn
     assert sum(1 for t in state.trans.values() if t.place == donkeys) == 3
+    assert all(t.owner == 1 for t in state.trans.values() if t.place == donkeys)
+
+
+def test_donkey_breeding_may_be_declined() -> None:
+    state = bare(2)
+    donkeys = area(state.world, 8, 3)
+    add(state, 0, D.DONKEY, donkeys)
+    add(state, 0, D.DONKEY, donkeys)
+    state._begin_stage(PRODUCTION)
+    assert A.Breed(donkeys) in state.legal_actions()
+    state.apply_action(A.DONE)
+    state.apply_action(A.DONE)
+    assert state.stage == MOVEMENT and state.breeders == []
+    assert sum(1 for t in state.trans.values() if t.place == donkeys) == 2
 
 
 def test_donkeys_do_not_breed_past_the_transporter_limit() -> None:
@@ -151,6 +173,9 @@ def test_donkeys_do_not_breed_past_the_transporter_limit() -> None:
     for _ in range(3):
         add(state, 1, D.DONKEY, area(state.world, 2, 2))
     state._begin_stage(PRODUCTION)
+    state.apply_action(A.DONE)
+    assert state.to_move() == 1
+    assert not any(isinstance(a, A.Breed) for a in state.legal_actions())
     assert sum(1 for t in state.trans.values() if t.owner == 1) == 5
 
 

@@ -27,6 +27,12 @@ MOVES = (
     A.Release,
     A.Take,
     A.Scrap,
+    A.Breed,
+    A.Settle,
+    A.Give,
+    A.Receive,
+    A.Agree,
+    A.Refuse,
 )
 
 
@@ -76,8 +82,9 @@ def check_invariants(state: RBState) -> None:
     for place, pile in state.piles.items():
         assert pile, "empty piles are removed"
         kind = w.place_kind[place]
-        if kind == SEA_PLACE:
-            assert state.buildings[w.place_hex[place]][0] == D.OIL_RIG
+        if kind == SEA_PLACE:  # an oil rig, or geese at sea
+            rig = state.buildings.get(w.place_hex[place], [-1])[0] == D.OIL_RIG
+            assert rig or all(g & D.GOOD_MASK == D.GOOSE for g in pile)
         else:
             assert kind == LAND and state.root[place] == place
 

@@ -61,6 +61,14 @@ class Scrap(Action, frozen=True, tag="scrap"):
     transporter: int
 
 
+class Breed(Action, frozen=True, tag="breed"):
+    """Production: the two lone donkeys of one's own at ``place`` (on an empty pasture
+    at the start of production) breed a third.  Donkey breeding is optional, so it is a
+    decision (rulebook p9); it is offered only within the transporter limit (§0 item 5)."""
+
+    place: int
+
+
 class Research(Action, frozen=True, tag="research"):
     """Production: pay 2 geese + 1 paper at ``place`` for one point on ``project``."""
 
@@ -103,21 +111,55 @@ class Unload(Action, frozen=True, tag="unload"):
 
 
 class Lead(Action, frozen=True, tag="lead"):
-    """Movement: one loose goose at ``place`` follows the moving land transporter (it is
-    not cargo; it is set down where the transporter stops)."""
+    """Movement: one loose goose at ``place`` (an area the moving transporter touches, or
+    its own sea hex for geese at sea) follows it without using capacity (rulebook p12)."""
 
     place: int
 
 
+class Settle(Action, frozen=True, tag="settle"):
+    """Movement: one goose following the moving transporter stays at land area (or oil
+    rig) ``place`` that it touches.  Followers still there when it stops stay with it."""
+
+    place: int
+
+
+class Give(Action, frozen=True, tag="give"):
+    """Movement: the moving transporter hands one ``good`` to ``transporter`` beside it
+    (rulebook p11).  One's own receiver must already have moved this phase; another
+    player's receiver needs that player's consent (the ``consent`` step)."""
+
+    good: str
+    transporter: int
+
+
+class Receive(Action, frozen=True, tag="receive"):
+    """Movement: the moving transporter takes one ``good`` from ``transporter`` beside it
+    (rulebook p11); another player's transporter needs that player's consent."""
+
+    good: str
+    transporter: int
+
+
+class Agree(Action, frozen=True, tag="agree"):
+    """Consent step: allow the pending hand-over or carrying of one's transporter."""
+
+
+class Refuse(Action, frozen=True, tag="refuse"):
+    """Consent step: refuse the pending hand-over or carrying of one's transporter."""
+
+
 class Carry(Action, frozen=True, tag="carry"):
-    """Movement: the moving (empty) transporter picks up one's own unmoved, empty
-    transporter ``transporter``; neither may carry goods while it is aboard."""
+    """Movement: the moving (empty) transporter picks up the unmoved, empty transporter
+    ``transporter``; neither may carry goods while it is aboard.  Another player's
+    transporter needs that player's consent (the ``consent`` step)."""
 
     transporter: int
 
 
 class Release(Action, frozen=True, tag="release"):
-    """Movement, before the carrier moves: set carried ``transporter`` down at ``to``."""
+    """Movement, before the carrier moves: the carrier's owner sets carried
+    ``transporter`` down at ``to``."""
 
     transporter: int
     to: int
@@ -198,6 +240,7 @@ RBAction = (
     | Produce
     | Take
     | Scrap
+    | Breed
     | Research
     | Upgrade
     | MoveTransporter
@@ -205,6 +248,11 @@ RBAction = (
     | Load
     | Unload
     | Lead
+    | Settle
+    | Give
+    | Receive
+    | Agree
+    | Refuse
     | Carry
     | Release
     | Stop
@@ -225,5 +273,7 @@ NO_REQUEST = NoRequest()
 PRAY = Pray()
 CASH_IN = CashIn()
 STOP = Stop()
+AGREE = Agree()
+REFUSE = Refuse()
 DONE = Done()
 BRICK = Brick()

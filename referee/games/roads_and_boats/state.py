@@ -102,6 +102,9 @@ class RBState(State):
         self.draws: list[int] = []
         self.mines = 0
         self.herd: list[int] = []  # geese following the moving transporter
+        self.breeders: list[list[int]] = []  # [place, seat] donkey pairs that may breed
+        self.offer: A.Give | A.Receive | A.Carry | None = None  # awaiting consent
+        self.refused: list[int] = []  # transporters whose owner refused the mover
         if seats == 1:
             self.wonder = [-1] * D.SOLO_PREFILL
             self.step = "homes"
@@ -130,6 +133,8 @@ class RBState(State):
         c.wonder = self.wonder[:]
         c.draws = self.draws[:]
         c.herd = self.herd[:]
+        c.breeders = [b[:] for b in self.breeders]
+        c.refused = self.refused[:]
         return c
 
     def order(self) -> list[int]:
@@ -141,12 +146,16 @@ class RBState(State):
         return self.sequence
 
     def to_move(self) -> int:
-        """The seat to decide, CHANCE (setup order, mine draws) or TERMINAL."""
+        """The seat to decide, CHANCE (setup order, mine draws) or TERMINAL.  In the
+        ``consent`` step it is the owner of the transporter named by the pending offer."""
         step = self.step
         if step == "over":
             return TERMINAL
         if step in ("setup", "draw"):
             return CHANCE
+        if step == "consent":
+            assert self.offer is not None
+            return self.trans[self.offer.transporter].owner
         return self.order()[self.actor]
 
     def _seat(self) -> int:
@@ -289,6 +298,7 @@ class RBState(State):
         stage = self.stage
         if stage == PRODUCTION:
             self._auto_process()
+            self.breeders = []
             self._begin_stage(MOVEMENT)
         elif stage == MOVEMENT:
             self._clear_moved()
@@ -436,8 +446,9 @@ class RBState(State):
         return terrain == D.PASTURE or (terrain == D.DESERT and self.irrigated)
 
     def _breed(self) -> None:
-        """Two donkeys of one player, or two geese, alone on an empty pasture hex
-        produce one more (rulebook p8-9, §3); a donkey only within the owner's limits."""
+        """Two geese alone on an empty pasture hex produce a third; two donkeys of one
+        player alone there may (rulebook p8-9, §3): their place is put in ``breeders``
+        and the owner decides with ``breed`` during production."""
         w = self.world
         on_hex: dict[int, list[Transporter]] = {}
         busy = {t.carrier for t in self.trans.values() if t.carrier >= 0}
@@ -466,9 +477,8 @@ class RBState(State):
                     and not b.cargo
                     and a.carrier == b.carrier == -1
                     and not {a.id, b.id} & busy
-                    and self._may_gain(a.owner, D.DONKEY)
                 ):
-                    self._new_transporter(a.owner, D.DONKEY, a.place)
+                    self.breeders.append([a.place, a.owner])
 
     def _primary(self) -> None:
         """Woodcutters, quarries, clay pits and oil rigs put 1 good on their hex (p8)."""
@@ -600,6 +610,9 @@ class RBState(State):
                 for g in self.piles.get(p, ()):
                     seen |= 1 << (g & D.GOOD_MASK)
                 out.extend(A.Take(t.id, GOOD_NAMES[k], p) for k in range(11) if seen >> k & 1)
+        for place, owner in self.breeders:
+            if owner == seat and self._may_gain(seat, D.DONKEY):
+                out.append(A.Breed(place))
         land, water = self._count_own(seat)
         if land >= D.MAX_LAND or water >= D.MAX_WATER or land + water >= D.MAX_TRANSPORTERS:
             out.extend(A.Scrap(t.id) for t in self._scrappable(seat))
@@ -676,7 +689,10 @@ class RBState(State):
         if self.active < 0:
             out: list[Any] = []
             for u in self.trans.values():
-                if u.carrier >= 0 and u.owner == seat and not self.trans[u.carrier].moved:
+                if u.carrier < 0:
+                    continue
+                c = self.trans[u.carrier]
+                if c.owner == seat and not c.moved:
                     out.extend(A.Release(u.id, p) for p in self.release_places(u))
             out.extend(
                 A.MoveTransporter(t.id)
@@ -690,32 +706,62 @@ class RBState(State):
         bit = 1 << (seat + D.GOOD_BITS)
         places = self.reach(t)
         carrying = self._carried_by(t)
-        if not carrying and len(t.cargo) < D.TRANSPORTERS[t.kind].capacity:
+        room = carrying is None and len(t.cargo) < D.TRANSPORTERS[t.kind].capacity
+        if room:
             for p in places:
                 seen = 0
                 for g in self.piles.get(p, ()):
-                    kind = g & D.GOOD_MASK
-                    if not g & bit and not seen >> kind & 1:
-                        seen |= 1 << kind
-                for kind in range(11):
-                    if seen >> kind & 1:
-                        out.append(A.Load(GOOD_NAMES[kind], p))
-        if t.cargo and places:
-            seen = 0
-            for g in t.cargo:
-                seen |= 1 << (g & D.GOOD_MASK)
+                    if not g & bit:
+                        seen |= 1 << (g & D.GOOD_MASK)
+                out.extend(A.Load(GOOD_NAMES[k], p) for k in range(11) if seen >> k & 1)
+        held = 0
+        for g in t.cargo:
+            held |= 1 << (g & D.GOOD_MASK)
+        if held:
             for p in places:
-                for kind in range(11):
-                    if seen >> kind & 1:
-                        out.append(A.Unload(GOOD_NAMES[kind], p))
-        if not t.water:
-            for p in places:
-                if any(g & D.GOOD_MASK == D.GOOSE and not g & bit for g in self.piles.get(p, ())):
-                    out.append(A.Lead(p))
-        if not t.cargo and carrying is None:
-            out.extend(A.Carry(u.id) for u in self._carriable(t))
-        out.append(A.STOP)
+                out.extend(A.Unload(GOOD_NAMES[k], p) for k in range(11) if held >> k & 1)
+        geese = places
+        if self.world.place_kind[t.place] == SEA_PLACE and t.place not in places:
+            geese = [*places, t.place]  # geese at sea
+        for p in geese:
+            if any(g & D.GOOD_MASK == D.GOOSE and not g & bit for g in self.piles.get(p, ())):
+                out.append(A.Lead(p))
+        if self.herd:
+            out.extend(A.Settle(p) for p in places)
+        if carrying is None:
+            for u in self._beside(t):
+                if u.id in self.refused or self._carried_by(u) is not None:
+                    continue
+                has_room = len(u.cargo) < D.TRANSPORTERS[u.kind].capacity
+                if held and has_room and (u.owner != seat or u.moved):
+                    out.extend(A.Give(GOOD_NAMES[k], u.id) for k in range(11) if held >> k & 1)
+                if room:
+                    seen = 0
+                    for g in u.cargo:
+                        if not g & bit:
+                            seen |= 1 << (g & D.GOOD_MASK)
+                    out.extend(A.Receive(GOOD_NAMES[k], u.id) for k in range(11) if seen >> k & 1)
+            if not t.cargo:
+                out.extend(A.Carry(u.id) for u in self._carriable(t) if u.id not in self.refused)
+        if not (self.herd and self.world.place_kind[t.place] == RIVER):
+            out.append(A.STOP)  # followers on a river must first be settled on a bank
         return out
+
+    def _touches(self, t: Transporter) -> set[int]:
+        """Places ``t`` stands on or reaches."""
+        out = set(self.reach(t))
+        out.add(t.place)
+        return out
+
+    def _beside(self, t: Transporter) -> list[Transporter]:
+        """Free transporters (not carried) that share a place with ``t`` or reach one it
+        reaches: those it may hand goods to or take goods from (rulebook p11)."""
+        mine = self._touches(t)
+        return [
+            u
+            for u in self.trans.values()
+            if u is not t and u.carrier < 0 and not mine.isdisjoint(self._touches(u))
+        ]
 
     def _carried_by(self, t: Transporter) -> Transporter | None:
         """The transporter ``t`` carries, if any."""
@@ -725,11 +771,12 @@ class RBState(State):
         return None
 
     def _carriable(self, t: Transporter) -> list[Transporter]:
-        """Own unmoved, empty transporters ``t`` may pick up (rulebook p12)."""
+        """Unmoved, empty transporters ``t`` may pick up (rulebook p12); another
+        player's only with its owner's consent."""
         out = []
         reach = self.reach(t)
         for u in self.trans.values():
-            if u is t or u.owner != t.owner or u.moved or u.carrier >= 0 or u.cargo:
+            if u is t or u.moved or u.carrier >= 0 or u.cargo:
                 continue
             if self._carried_by(u) is not None:
                 continue
@@ -797,6 +844,8 @@ class RBState(State):
 
     def _apply_step(self, t: Transporter, to: int) -> None:
         w = self.world
+        if w.place_kind[t.place] == SEA_PLACE:
+            self._geese_at_sea_follow(t)
         if t.kind < D.RAFT:
             road = False
             h = w.place_hex[t.place]
@@ -820,6 +869,35 @@ class RBState(State):
         for u in self.trans.values():
             if u.carrier == t.id:
                 u.place = to
+
+    def _geese_at_sea_follow(self, t: Transporter) -> None:
+        """Geese at sea follow a transporter leaving their hex when no other transporter
+        stays there; an oil rig may keep them (rulebook p12, §6)."""
+        here = t.place
+        pile = self.piles.get(here)
+        if not pile:
+            return
+        b = self.buildings.get(self.world.place_hex[here])
+        if b is not None and b[0] == D.OIL_RIG:
+            return
+        if any(u is not t and u.place == here and u.carrier < 0 for u in self.trans.values()):
+            return
+        geese = [g for g in pile if g & D.GOOD_MASK == D.GOOSE]
+        rest = [g for g in pile if g & D.GOOD_MASK != D.GOOSE]
+        self.herd.extend(geese)
+        if rest:
+            self.piles[here] = rest
+        else:
+            del self.piles[here]
+
+    def _set_down(self, t: Transporter) -> int:
+        """Where the followers of stopping ``t`` stay: its land area, the area of its
+        dock, or its sea hex (geese at sea)."""
+        w = self.world
+        kind = w.place_kind[t.place]
+        if kind == DOCK:
+            return self.root[w.dock_area[t.place]]
+        return t.place
 
     def _apply_load(self, t: Transporter, good: int, place: int) -> None:
         pile = self.piles[place]
@@ -1044,6 +1122,8 @@ class RBState(State):
         if step == "position":
             taken = set(self.slots)
             return [A.Position(s) for s in range(1, self.seats + 1) if s not in taken]
+        if step == "consent":
+            return [A.AGREE, A.REFUSE]
         stage = self.stage
         if stage == PRODUCTION:
             return self._production_actions(seat)
@@ -1063,6 +1143,25 @@ class RBState(State):
                 continue
             out.extend(a for a in w.areas[h] if w.area_sides[a])
         return out
+
+    def _apply_offer(self, action: A.Give | A.Receive | A.Carry) -> None:
+        """Carry out a hand-over or a carrying (after consent where needed)."""
+        t = self.trans[self.active]
+        u = self.trans[action.transporter]
+        if isinstance(action, A.Carry):
+            u.carrier = t.id
+            u.moved = True
+            u.place = t.place
+            return
+        good = GOOD_INDEX[action.good]
+        src, dst = (t, u) if isinstance(action, A.Give) else (u, t)
+        bit = 1 << (t.owner + D.GOOD_BITS)
+        for i in range(len(src.cargo) - 1, -1, -1):
+            g = src.cargo[i]
+            if g & D.GOOD_MASK == good and (src is t or not g & bit):
+                src.cargo.pop(i)
+                dst.cargo.append(g | bit if src is t else g)
+                return
 
     def apply_action(self, action: Any) -> None:
         """Apply one legal action; raises IllegalAction (state unchanged) otherwise."""
@@ -1093,6 +1192,9 @@ class RBState(State):
             self._apply_produce(seat, action)
         elif isinstance(action, A.Research):
             self._apply_research(seat, action)
+        elif isinstance(action, A.Breed):
+            self.breeders.remove([action.place, seat])
+            self._new_transporter(seat, D.DONKEY, action.place)
         elif isinstance(action, A.Scrap):
             t = self.trans.pop(action.transporter)
             factory = next(
@@ -1114,6 +1216,7 @@ class RBState(State):
         elif isinstance(action, A.MoveTransporter):
             t = self.trans[action.transporter]
             t.moved = True
+            self.refused = []
             self.active = t.id
             self.moves_left = D.TRANSPORTERS[t.kind].moves
             self.steps = 0
@@ -1126,10 +1229,16 @@ class RBState(State):
         elif isinstance(action, A.Stop):
             t = self.trans[self.active]
             bit = 1 << (seat + D.GOOD_BITS)
+            stay = self._set_down(t)
             for g in self.herd:
-                self._drop(t.place, g | bit)
+                self._drop(stay, g | bit)
             self.herd = []
+            t.cargo = [g | bit for g in t.cargo]  # everything aboard has moved
             self.active = -1
+            self.refused = []
+        elif isinstance(action, A.Settle):
+            bit = 1 << (seat + D.GOOD_BITS)
+            self._drop(action.place, self.herd.pop() | bit)
         elif isinstance(action, A.Lead):
             pile = self.piles[action.place]
             bit = 1 << (seat + D.GOOD_BITS)
@@ -1137,11 +1246,21 @@ class RBState(State):
             self.herd.append(pile.pop(i))
             if not pile:
                 del self.piles[action.place]
-        elif isinstance(action, A.Carry):
-            u = self.trans[action.transporter]
-            u.carrier = self.active
-            u.moved = True
-            u.place = self.trans[self.active].place
+        elif isinstance(action, A.Give | A.Receive | A.Carry):
+            if self.trans[action.transporter].owner == seat:
+                self._apply_offer(action)
+            else:
+                self.offer = action
+                self.step = "consent"
+        elif isinstance(action, A.Agree | A.Refuse):
+            offer = self.offer
+            assert offer is not None
+            self.offer = None
+            self.step = "act"
+            if isinstance(action, A.Agree):
+                self._apply_offer(offer)
+            else:
+                self.refused.append(offer.transporter)
         elif isinstance(action, A.Release):
             u = self.trans[action.transporter]
             u.carrier = -1
@@ -1270,6 +1389,9 @@ class RBState(State):
             draws=self.draws[:],
             mines=self.mines,
             herd=self.herd[:],
+            breeders=[b[:] for b in self.breeders],
+            offer=self.offer,
+            refused=self.refused[:],
         )
 
     def debug(self) -> Any:
@@ -1323,4 +1445,7 @@ def state_from_view(world: World, options: RBOptions, seats: int, view: RBView) 
     s.draws = view.draws[:]
     s.mines = view.mines
     s.herd = view.herd[:]
+    s.breeders = [b[:] for b in view.breeders]
+    s.offer = view.offer
+    s.refused = view.refused[:]
     return s

@@ -12,6 +12,7 @@ from __future__ import annotations
 import msgspec
 
 from referee.engine import View
+from referee.games.roads_and_boats.actions import Carry, Give, Receive
 from referee.games.roads_and_boats.options import RBOptions
 
 
@@ -67,7 +68,10 @@ class RBView(View, kw_only=True):
     the figure closest to the temple; ``sequence`` lists seats in acting order.
     ``actor`` indexes the current list of the step.  ``active`` is
     ``[transporter, moves_left, steps]`` of the moving transporter or ``[-1, 0, 0]``;
-    ``herd`` the geese following it.
+    ``herd`` the geese following it.  ``breeders`` lists ``[place, seat]`` donkey pairs
+    that may still breed this production; ``offer`` is the hand-over or carrying that
+    awaits its owner's consent (``step`` = consent), ``refused`` the transporters whose
+    owners refused the moving transporter.
     ``wonder`` lists brick owners bottom row first (-1 neutral).
     """
 
@@ -102,3 +106,6 @@ class RBView(View, kw_only=True):
     draws: list[int]
     mines: int
     herd: list[int]
+    breeders: list[list[int]]
+    offer: Give | Receive | Carry | None
+    refused: list[int]
