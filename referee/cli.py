@@ -28,7 +28,7 @@ from referee.bot import BotCommandError, BotSpec, resolve_command
 from referee.config import ConfigError, load_config
 from referee.engine import GameError
 from referee.games import UnknownGame, all_games, get_game
-from referee.match import Clock, run_match
+from referee.match import Adjudication, Clock, run_match
 from referee.record import RecordError
 from referee.regress import regress
 from referee.replay import replay as replay_record
@@ -146,6 +146,20 @@ def schema(game: str) -> None:
 @click.option("--startup-ms", type=click.IntRange(min=1), default=10000, show_default=True)
 @click.option("--option", "opts", multiple=True, metavar="KEY=VALUE", help="Game option.")
 @click.option(
+    "--max-plies",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="End an unfinished game after this many plies (0 = no limit).",
+)
+@click.option(
+    "--adjudication",
+    type=click.Choice(["scores", "draw"]),
+    default="scores",
+    show_default=True,
+    help="How a game cut at --max-plies is ranked.",
+)
+@click.option(
     "--logs", type=click.Path(file_okay=False, path_type=Path), help="Bot stderr logs here."
 )
 @format_option
@@ -160,6 +174,8 @@ def play(
     bank_ms: int,
     startup_ms: int,
     opts: tuple[str, ...],
+    max_plies: int,
+    adjudication: Adjudication,
     logs: Path | None,
     fmt: str,
 ) -> None:
@@ -182,6 +198,8 @@ def play(
             match_id=f"play-{seed}",
             record_path=record,
             log_dir=logs,
+            max_plies=max_plies,
+            adjudication=adjudication,
         )
     )
     rows = [
@@ -197,7 +215,10 @@ def play(
     ]
     click.echo(render(rows, fmt))
     if fmt not in ("json", "csv"):
-        click.echo(f"seed {seed}, {outcome.plies} plies" + (f", record {record}" if record else ""))
+        cut = ", cut at the ply limit (adjudicated)" if outcome.reason == "ply_limit" else ""
+        click.echo(
+            f"seed {seed}, {outcome.plies} plies{cut}" + (f", record {record}" if record else "")
+        )
 
 
 def _short_name(command: str, seat: int) -> str:
@@ -229,7 +250,8 @@ def replay(record: Path, seat: int | None, at_ply: int | None) -> None:
         click.echo(msgspec.json.format(encode(result.state_at)).decode())
     click.echo(
         f"ok: {result.header.game}, {len(result.header.seats)} seats, {result.plies} plies, "
-        f"ranks {result.result.ranks}, verdicts {list(result.result.verdicts)}",
+        f"ranks {result.result.ranks}, verdicts {list(result.result.verdicts)}"
+        + (", adjudicated at the ply limit" if result.result.reason == "ply_limit" else ""),
         err=seat is not None or at_ply is not None,
     )
 

@@ -19,6 +19,11 @@ Optional resource limits for every bot process: ``cpu_s`` (CPU seconds),
 ``memory_mb`` (address space) and ``open_files``; output caps ``max_line_bytes`` and
 ``max_stderr_bytes``.
 
+``max_plies`` (default 0, no limit) ends a game still running after that many plies
+(moves plus chance outcomes); it is ranked by ``adjudication``: ``scores`` (the
+engine's ranking of the position reached, the default) or ``draw`` (every seat
+first).  Faulted seats still rank below clean ones.
+
 Bot commands are split like a shell; relative file arguments are relative to the
 config file, and ``python3`` means the referee's own interpreter.
 """
@@ -71,6 +76,8 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
     cpu_s: int | None = None
     memory_mb: int | None = None
     open_files: int | None = None
+    max_plies: int = 0
+    adjudication: Literal["scores", "draw"] = "scores"
 
     def __post_init__(self) -> None:
         names = [b.name for b in self.bots]
@@ -84,6 +91,8 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
             raise ValueError("games must be at least 1")
         if min(self.move_ms, self.startup_ms) <= 0 or self.bank_ms < 0:
             raise ValueError("clock values must be positive (bank_ms may be 0)")
+        if self.max_plies < 0:
+            raise ValueError("max_plies must be 0 (no limit) or positive")
 
 
 class ConfigError(ValueError):

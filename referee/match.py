@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -50,6 +50,18 @@ class Clock:
     startup_ms: int = 10_000
     move_ms: int = 1_000
     bank_ms: int = 0
+
+
+Adjudication = Literal["scores", "draw"]
+"""How a match cut short by a ply limit is ranked: by the engine's ranking of the
+position reached (its current scores and tie-breaks), or as a draw (every seat 1st)."""
+
+
+def adjudicated_ranks(state: State, adjudication: Adjudication) -> list[int]:
+    """Engine ranks of a position that is not over, by ``adjudication``."""
+    if adjudication == "draw":
+        return [1] * len(state.scores())
+    return state.ranks()
 
 
 @dataclass
@@ -135,15 +147,22 @@ async def run_match(
     log_dir: Path | None = None,
     limits: BotLimits | None = None,
     fsync: bool = True,
+    max_plies: int = 0,
+    adjudication: Adjudication = "scores",
 ) -> MatchOutcome:
     """Play one match between bot processes, one per seat, to the end.
 
     ``seed`` drives chance and fallbacks; ``options`` is the game's options Struct
     (defaults if ``None``).  Faulting seats are forfeited (process group ended,
-    fallback moves, ranked last); the game always goes on to a real result.  The
-    record (if ``record_path``) is published only when the match is complete.
-    Raises :class:`referee.engine.OptionError` for a bad seat count.
+    fallback moves, ranked last); the game always goes on to a real result.
+    ``max_plies`` (0 = no limit) ends a game that has not finished after that many
+    plies (moves and chance outcomes); it is then ranked by ``adjudication`` and its
+    reason is ``ply_limit``.  The record (if ``record_path``) is published only when
+    the match is complete.  Raises :class:`referee.engine.OptionError` for a bad seat
+    count and ValueError for a negative ``max_plies``.
     """
+    if max_plies < 0:
+        raise ValueError(f"max_plies must be 0 (no limit) or positive, not {max_plies}")
     clock = clock or Clock()
     limits = limits or BotLimits()
     game.check_seats(len(bots))
@@ -171,6 +190,8 @@ async def run_match(
                         "move_ms": clock.move_ms,
                         "bank_ms": clock.bank_ms,
                     },
+                    max_plies=max_plies,
+                    adjudication=adjudication,
                 )
             )
         ply = 0
@@ -197,7 +218,11 @@ async def run_match(
         await _handshake(game, seats, options_json, clock, match_id, fault)
 
         act_id = 0
+        reason = "finished"
         while (to_move := state.to_move()) != TERMINAL:
+            if max_plies and ply >= max_plies:
+                reason = "ply_limit"
+                break
             if to_move == CHANCE:
                 outcome = state.sample_chance(chance_rng)
                 _broadcast(seats, state, ply, chance=outcome)
@@ -232,10 +257,13 @@ async def run_match(
                 )
             ply += 1
 
-        ranks = final_ranks(state.ranks(), [s.outcome.fault_ply for s in seats])
+        engine_ranks = (
+            state.ranks() if reason == "finished" else adjudicated_ranks(state, adjudication)
+        )
+        ranks = final_ranks(engine_ranks, [s.outcome.fault_ply for s in seats])
         scores = [float(x) for x in state.scores()]
         verdicts = [s.outcome.verdict for s in seats]
-        await _finish(seats, scores, ranks, verdicts)
+        await _finish(seats, scores, ranks, verdicts, reason)
         result = MatchOutcome(
             match=match_id,
             game=game.name,
@@ -244,10 +272,11 @@ async def run_match(
             ranks=ranks,
             seats=[s.outcome for s in seats],
             plies=ply,
+            reason=reason,
         )
         if writer:
             result.record = writer.finish(
-                ResultLine(scores=scores, ranks=ranks, verdicts=verdicts, seed=seed)
+                ResultLine(scores=scores, ranks=ranks, verdicts=verdicts, reason=reason, seed=seed)
             )
         return result
     finally:
@@ -365,14 +394,18 @@ def _broadcast(
 
 
 async def _finish(
-    seats: list[_Seat], scores: list[float], ranks: list[int], verdicts: list[Verdict]
+    seats: list[_Seat],
+    scores: list[float],
+    ranks: list[int],
+    verdicts: list[Verdict],
+    reason: str,
 ) -> None:
     result = MatchResult(scores=scores, ranks=ranks)
 
     async def one(seat: _Seat) -> None:
         assert seat.bot is not None
         await seat.bot.tell(
-            End(result=result, verdicts=verdicts, reason="finished", events=seat.events)
+            End(result=result, verdicts=verdicts, reason=reason, events=seat.events)
         )
         seat.events = []
 
@@ -390,9 +423,11 @@ async def _close_all(seats: list[_Seat]) -> None:
 
 
 __all__ = [
+    "Adjudication",
     "Clock",
     "MatchOutcome",
     "SeatOutcome",
+    "adjudicated_ranks",
     "derive_seed",
     "final_ranks",
     "run_match",

@@ -42,6 +42,8 @@ class Header(msgspec.Struct, tag_field="type", tag="header"):
     referee: str
     match: str
     clock: dict[str, int] = {}
+    max_plies: int = 0
+    adjudication: str = "scores"
 
 
 class ChanceLine(msgspec.Struct, tag_field="type", tag="chance"):
@@ -71,7 +73,9 @@ class FaultLine(msgspec.Struct, tag_field="type", tag="fault"):
 
 
 class ResultLine(msgspec.Struct, tag_field="type", tag="result"):
-    """Last line: scores (game units), ranks (1 = best), per-seat verdicts, the seed."""
+    """Last line: scores (game units), ranks (1 = best), per-seat verdicts, why the
+    match ended (``finished``, or ``ply_limit`` when the header's ``max_plies`` cut it
+    short and ranks were adjudicated), the seed."""
 
     scores: list[float]
     ranks: list[int]

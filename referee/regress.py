@@ -76,7 +76,8 @@ class BlockJob:
 
     ``lineups`` holds game A then game B, each a list of entrants by seat; ``seat``
     is the tested seat; ``clock`` is ``(startup_ms, move_ms, bank_ms)``; ``records``
-    is a directory for records and stderr logs, or ``None``.
+    is a directory for records and stderr logs, or ``None``; ``max_plies`` (0 = none)
+    cuts long games, which are then ranked by their position (``scores``).
     """
 
     game: str
@@ -87,6 +88,7 @@ class BlockJob:
     lineups: tuple[list[Entrant], list[Entrant]]
     clock: tuple[int, int, int]
     records: str | None = None
+    max_plies: int = 0
 
 
 @dataclass(frozen=True)
@@ -135,6 +137,7 @@ async def play_block(job: BlockJob) -> BlockResult:
             match_id=match_id,
             record_path=record,
             log_dir=log_dir,
+            max_plies=job.max_plies,
         )
         results.append(
             GameResult(
@@ -253,6 +256,7 @@ class RegressSettings:
     records: Path | None = None
     secret: str = ""
     confidence: float = 0.95
+    max_plies: int = 0
 
     @property
     def head_to_head(self) -> bool:
@@ -321,6 +325,7 @@ def _blocks(settings: RegressSettings) -> Iterator[BlockJob]:
             lineups=(a, b),
             clock=settings.clock,
             records=str(settings.records) if settings.records else None,
+            max_plies=settings.max_plies,
         )
 
 
@@ -518,6 +523,13 @@ def _entrant(role: Role, name: str, command: str) -> Entrant:
 @click.option("--move-ms", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--bank-ms", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--startup-ms", type=click.IntRange(min=1), default=10000, show_default=True)
+@click.option(
+    "--max-plies",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Cut games after this many plies and rank them by position (0 = no limit).",
+)
 @click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option(
     "--json",
@@ -547,6 +559,7 @@ def regress(
     move_ms: int,
     bank_ms: int,
     startup_ms: int,
+    max_plies: int,
     concurrency: int,
     json_path: Path | None,
     records: Path | None,
@@ -576,6 +589,7 @@ def regress(
             field_bots=[_entrant("field", f"field{i + 1}", c) for i, c in enumerate(field_cmds)],
             options=options,
             clock=(startup_ms, move_ms, bank_ms),
+            max_plies=max_plies,
             elo0=elo0,
             elo1=elo1,
             alpha=alpha,

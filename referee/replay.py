@@ -19,7 +19,7 @@ import msgspec
 
 from referee.engine import CHANCE, TERMINAL, Game, GameError, State
 from referee.games import UnknownGame, get_game
-from referee.match import final_ranks
+from referee.match import adjudicated_ranks, final_ranks
 from referee.record import (
     FORMAT,
     ChanceLine,
@@ -125,6 +125,8 @@ def replay(
             raise fail(number, "a second header")
         if line.ply != ply:
             raise fail(number, f"expected ply {ply}, found {line.ply}")
+        if first.max_plies and ply >= first.max_plies:
+            raise fail(number, f"a ply beyond the limit of {first.max_plies}")
         to_move = state.to_move()
         if isinstance(line, ChanceLine):
             if to_move != CHANCE:
@@ -164,12 +166,20 @@ def replay(
 
     if result is None:
         raise RecordError(f"{path}: no result line (the match did not finish)")
-    if not state.is_terminal():
-        raise ReplayError(f"{path}: the result comes before the game is over (ply {ply})")
+    if state.is_terminal():
+        if result.reason != "finished":
+            raise ReplayError(f"{path}: result: the game is over, found reason {result.reason!r}")
+        engine_ranks = state.ranks()
+    else:
+        if result.reason != "ply_limit" or not first.max_plies or ply != first.max_plies:
+            raise ReplayError(f"{path}: the result comes before the game is over (ply {ply})")
+        if first.adjudication not in ("scores", "draw"):
+            raise ReplayError(f"{path}: unknown adjudication {first.adjudication!r}")
+        engine_ranks = adjudicated_ranks(state, first.adjudication)  # type: ignore[arg-type]
     if at_ply is not None and state_at is None and at_ply == ply:
         state_at = msgspec.json.decode(msgspec.json.encode(state.debug()))
     scores = [float(x) for x in state.scores()]
-    ranks = final_ranks(state.ranks(), faults)
+    ranks = final_ranks(engine_ranks, faults)
     if result.scores != scores:
         raise ReplayError(f"{path}: result: expected scores {scores}, found {result.scores}")
     if result.ranks != ranks:

@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS matches (
     max_ms      TEXT NOT NULL,   -- JSON: slowest move by seat (ms)
     plies       INTEGER NOT NULL,
     record      TEXT,
-    finished_at REAL NOT NULL DEFAULT (unixepoch())
+    finished_at REAL NOT NULL DEFAULT (unixepoch()),
+    reason      TEXT NOT NULL DEFAULT 'finished'  -- or 'ply_limit' (adjudicated)
 );
 """
 
@@ -51,10 +52,11 @@ class MatchRow(msgspec.Struct, kw_only=True):
     max_ms: list[float]
     plies: int
     record: str | None = None
+    reason: str = "finished"
 
 
 _JSON_FIELDS = ("bots", "scores", "ranks", "verdicts", "details", "moves", "total_ms", "max_ms")
-_COLUMNS = ("id", "block", "rotation", "seed", *_JSON_FIELDS, "plies", "record")
+_COLUMNS = ("id", "block", "rotation", "seed", *_JSON_FIELDS, "plies", "record", "reason")
 
 
 class ResultsDB:
@@ -66,6 +68,11 @@ class ResultsDB:
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=FULL")
         self.conn.executescript(SCHEMA)
+        columns = {r[1] for r in self.conn.execute("PRAGMA table_info(matches)")}
+        if "reason" not in columns:  # a run directory made before the ply limit existed
+            self.conn.execute(
+                "ALTER TABLE matches ADD COLUMN reason TEXT NOT NULL DEFAULT 'finished'"
+            )
 
     def add(self, row: MatchRow) -> None:
         """Insert one finished match in its own transaction (idempotent by id)."""

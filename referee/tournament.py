@@ -32,7 +32,7 @@ from referee import __version__
 from referee.bot import BotCommandError, BotLimits, BotSpec, resolve_command
 from referee.config import TournamentConfig
 from referee.games import get_game
-from referee.match import Clock, MatchOutcome, run_match
+from referee.match import Adjudication, Clock, MatchOutcome, run_match
 from referee.resultsdb import MatchRow, ResultsDB
 from referee.schedule import ScheduledMatch, block_seed, new_secret, round_robin
 
@@ -66,6 +66,8 @@ class MatchJob(msgspec.Struct, kw_only=True):
     limits: dict[str, int | None]
     record: str
     logs: str
+    max_plies: int = 0
+    adjudication: Adjudication = "scores"
 
 
 def wrap(wrapper: str) -> list[str]:
@@ -148,6 +150,8 @@ def jobs_for(manifest: Manifest, out: Path, skip: set[str]) -> list[MatchJob]:
             },
             record=str(out / "records" / f"{m.id}.jsonl"),
             logs=str(out / "logs" / m.id),
+            max_plies=cfg.max_plies,
+            adjudication=cfg.adjudication,
         )
         for m in manifest.schedule
         if m.id not in skip
@@ -171,6 +175,7 @@ def row_from(job: MatchJob, outcome: MatchOutcome) -> MatchRow:
         max_ms=[round(s.max_ms, 3) for s in outcome.seats],
         plies=outcome.plies,
         record=str(Path(job.record).name),
+        reason=outcome.reason,
     )
 
 
@@ -188,6 +193,8 @@ async def play_job(job: MatchJob) -> MatchRow:
         record_path=Path(job.record),
         log_dir=Path(job.logs),
         limits=BotLimits(**job.limits),  # type: ignore[arg-type]
+        max_plies=job.max_plies,
+        adjudication=job.adjudication,
     )
     return row_from(job, outcome)
 
