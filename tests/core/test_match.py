@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from referee.bot import BotSpec
-from referee.match import Clock, final_ranks, run_match
+from referee.match import Clock, MatchOutcome, final_ranks, run_match
 from referee.record import ChanceLine, Header, MoveLine, ResultLine, read_record
 from tests.core.toygame import GAME
 
@@ -22,7 +23,7 @@ def zoo(mode: str) -> BotSpec:
     return BotSpec(mode, [sys.executable, str(ZOO), mode])
 
 
-def play(bots: list[BotSpec], tmp_path: Path, seed: int = 1, **kw):  # type: ignore[no-untyped-def]
+def play(bots: list[BotSpec], tmp_path: Path, seed: int = 1, **kw: Any) -> MatchOutcome:
     return asyncio.run(
         run_match(
             GAME,

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -14,6 +16,7 @@ from click.testing import CliRunner
 from referee.bot import BotSpec
 from referee.cli import main
 from referee.config import ConfigError, load_config
+from referee.engine import Game
 from referee.games import all_games
 from referee.record import Header, MoveLine, ResultLine, read_record
 from referee.replay import ReplayError, replay
@@ -25,16 +28,16 @@ LONG = GAME.parse_options({"target": 10_000})  # never ends by itself within the
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def lookup(name: str):  # type: ignore[no-untyped-def]
+def lookup(name: str) -> Game:
     assert name == GAME.name
     return GAME
 
 
-def rewrite(path: Path, edit) -> Path:  # type: ignore[no-untyped-def]
+def rewrite(path: Path, edit: Callable[[dict[str, Any]], dict[str, Any]]) -> Path:
     """A copy of record ``path`` with every line passed through ``edit``."""
     out = path.with_name("edited.jsonl")
     lines = [edit(json.loads(line)) for line in path.read_text().splitlines()]
-    out.write_text("".join(json.dumps(line) + "\n" for line in lines if line is not None))
+    out.write_text("".join(json.dumps(line) + "\n" for line in lines))
     return out
 
 
@@ -78,7 +81,7 @@ def test_replay_rejects_a_faked_limit(tmp_path: Path) -> None:
     play([zoo("ok"), zoo("ok")], tmp_path, options=LONG, max_plies=6)
     record = tmp_path / "m.jsonl"
 
-    def claim_finished(line: dict) -> dict:  # type: ignore[type-arg]
+    def claim_finished(line: dict[str, Any]) -> dict[str, Any]:
         if line["type"] == "result":
             line["reason"] = "finished"
         return line
@@ -86,7 +89,7 @@ def test_replay_rejects_a_faked_limit(tmp_path: Path) -> None:
     with pytest.raises(ReplayError, match="before the game is over"):
         replay(rewrite(record, claim_finished), lookup=lookup)
 
-    def raise_limit(line: dict) -> dict:  # type: ignore[type-arg]
+    def raise_limit(line: dict[str, Any]) -> dict[str, Any]:
         if line["type"] == "header":
             line["max_plies"] = 60
         return line
@@ -94,7 +97,7 @@ def test_replay_rejects_a_faked_limit(tmp_path: Path) -> None:
     with pytest.raises(ReplayError, match="before the game is over"):
         replay(rewrite(record, raise_limit), lookup=lookup)
 
-    def lower_limit(line: dict) -> dict:  # type: ignore[type-arg]
+    def lower_limit(line: dict[str, Any]) -> dict[str, Any]:
         if line["type"] == "header":
             line["max_plies"] = 4
         return line
@@ -102,7 +105,7 @@ def test_replay_rejects_a_faked_limit(tmp_path: Path) -> None:
     with pytest.raises(ReplayError, match="beyond the limit of 4"):
         replay(rewrite(record, lower_limit), lookup=lookup)
 
-    def flip_adjudication(line: dict) -> dict:  # type: ignore[type-arg]
+    def flip_adjudication(line: dict[str, Any]) -> dict[str, Any]:
         if line["type"] == "header":
             line["adjudication"] = "draw"
         return line

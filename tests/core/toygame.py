@@ -23,7 +23,7 @@ from referee.engine import (
 )
 
 
-class Add(Action, tag="add"):
+class Add(Action, frozen=True, tag="add"):
     amount: int
 
 
