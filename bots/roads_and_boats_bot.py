@@ -38,30 +38,56 @@ from referee.games.roads_and_boats.state import (
     PRODUCTION,
     RBState,
 )
-from referee.games.roads_and_boats.world import LAND, World
 
-MAX_PRICE = 4
-"""Highest price (goods) the bot pays for one brick in a turn."""
+MAX_PRICE = 6
+"""Highest price (goods) the bot pays for one brick in a turn, except in the last turn."""
 PAY_ORDER = (
-    D.TRUNK, D.GOOSE, D.CLAY, D.PAPER, D.FUEL, D.IRON, D.BOARD, D.STONE, D.GOLD, D.COINS, D.STOCK,
+    D.GOOSE, D.CLAY, D.PAPER, D.FUEL, D.IRON, D.STONE, D.BOARD, D.TRUNK, D.GOLD, D.COINS, D.STOCK,
 )  # fmt: skip
-RESERVE_BOARDS = 2
-"""Boards kept at home (not paid for bricks) while the economy still grows."""
-WANTED = (D.WOODCUTTER, D.QUARRY, D.SAWMILL)
-TERRAIN_SCORE = {D.WOODS: 3.0, D.ROCK: 2.0, D.PASTURE: 1.0, D.MOUNTAIN: 0.5}
+"""Cheapest first: trunks come late (a home sawmill doubles them next turn), scoring goods last."""
+KEEP = frozenset({D.GOLD, D.COINS, D.STOCK})
+"""Goods that score when carried at the end: never paid for bricks."""
+LOAD_ORDER = (
+    D.COINS, D.GOLD, D.STOCK, D.BOARD, D.STONE, D.IRON, D.TRUNK, D.CLAY, D.FUEL, D.PAPER, D.GOOSE,
+)  # fmt: skip
+TERRAIN_SCORE = {D.WOODS: 3.0, D.ROCK: 2.0, D.MOUNTAIN: 1.5, D.PASTURE: 0.5}
+SITE_OF = {D.WOODS: D.WOODCUTTER, D.ROCK: D.QUARRY, D.MOUNTAIN: D.MINE}
+LATE_TURNS = 2
+"""No new producers when the game is expected to end within this many turns."""
+END_MARGIN = 4
+"""Bricks of slack when guessing whether the game may end this turn."""
 
 
-def land_distances(world: World, start: int) -> dict[int, int]:
-    """Off-road step distance (in hexes) from land area ``start`` over the static map."""
-    dist = {start: 0}
-    todo = deque([start])
-    while todo:
-        p = todo.popleft()
-        for _edge, q in world.land_links[p]:
-            if q not in dist:
-                dist[q] = dist[p] + 1
-                todo.append(q)
-    return dist
+def brick_cost(k: int, wonder: int) -> int:
+    """Goods for ``k`` bricks bought in one turn with ``wonder`` bricks standing."""
+    total = 0
+    for i in range(k):
+        total += i + 1 + (1 if wonder + i >= D.PRICE_STEP_AT else 0)
+    return total
+
+
+def links(state: RBState, place: int) -> list[tuple[int, int]]:
+    """(edge, neighbouring land area) pairs of a (possibly bridged) land area."""
+    w = state.world
+    out: list[tuple[int, int]] = []
+    for a in w.areas[w.place_hex[place]]:
+        if state.root[a] == place:
+            out.extend((edge, state.root[q]) for edge, q in w.land_links[a])
+    return out
+
+
+def neighbours(state: RBState, place: int) -> list[int]:
+    """Distinct land areas one off-road step from ``place``."""
+    out: list[int] = []
+    for _edge, q in links(state, place):
+        if q not in out:
+            out.append(q)
+    return out
+
+
+MINES = True
+ROADS = True
+RESERVE_TARGETS = 1
 
 
 class Planner:
@@ -102,25 +128,111 @@ class Planner:
 
         def value(action: A.Home) -> float:
             h = w.place_hex[action.place]
-            score = 6.0 if w.hexes[h].terrain == D.WOODS else 0.0
-            for p in land_distances(w, action.place):
-                j = w.place_hex[p]
-                if j != h and w.adjacent(h, j):
-                    score += TERRAIN_SCORE.get(w.hexes[j].terrain, 0.0)
-            return score + 0.5 * len(w.area_sides[action.place])
+            terrain = w.hexes[h].terrain
+            score = {D.WOODS: 3.0, D.DESERT: -4.0}.get(terrain, 1.0)
+            seen = set()
+            for q in neighbours(state, action.place):
+                j = w.place_hex[q]
+                if j == h or j in seen:
+                    continue
+                seen.add(j)
+                t = w.hexes[j].terrain
+                if t == D.WOODS:
+                    score += 3.0
+                elif t in TERRAIN_SCORE and t not in {w.hexes[k].terrain for k in seen - {j}}:
+                    score += TERRAIN_SCORE[t]
+            return score + 0.1 * len(w.area_sides[action.place])
 
         return max(legal, key=value)
+
+    # ------------------------------------------------------------------ plan
+
+    def _targets(self, state: RBState) -> list[tuple[int, int]]:
+        """Producers still to build, best first: (land area, building kind)."""
+        w = state.world
+        home = state.homes[self.seat]
+        hh = w.place_hex[home]
+        own = [b[0] for b in state.buildings.values() if b[2] == self.seat]
+        sites: dict[str, list[int]] = {D.WOODS: [], D.ROCK: [], D.MOUNTAIN: []}
+        for q in neighbours(state, home):
+            j = w.place_hex[q]
+            terrain = w.hexes[j].terrain
+            if j != hh and j not in state.buildings and terrain in sites:
+                sites[terrain].append(q)
+        woods = sites[D.WOODS]
+        out: list[tuple[int, int]] = []
+        if D.WOODCUTTER not in own and woods:
+            out.append((woods.pop(0), D.WOODCUTTER))
+        if hh not in state.buildings:
+            home_woods = w.hexes[hh].terrain == D.WOODS
+            if home_woods and len(woods) + own.count(D.WOODCUTTER) < 2:
+                out.append((home, D.WOODCUTTER))
+            elif w.hexes[hh].terrain != D.DESERT or state.irrigated:
+                out.append((home, D.SAWMILL))
+        out.extend((q, D.WOODCUTTER) for q in woods)
+        if D.QUARRY not in own and sites[D.ROCK]:
+            out.append((sites[D.ROCK][0], D.QUARRY))
+        if MINES:
+            out.extend((q, D.MINE) for q in sites[D.MOUNTAIN])
+        return out
+
+    def _turns_left(self, state: RBState) -> float:
+        """A rough guess of the turns still to play."""
+        if state.seats == 1:
+            return state.options.solo_turns - state.turn
+        left = D.END_MARK[state.seats] - len(state.wonder)
+        pace = max(len(state.wonder) / max(state.turn, 1), 1.0 + state.seats)
+        return min(state.neutral_left, left / pace)
+
+    def _last_turn(self, state: RBState, margin: int = 0) -> bool:
+        """True when the game may end in this turn's wonder phase (``margin`` bricks of
+        slack on top of what every player could buy with the goods it holds)."""
+        if state.seats == 1:
+            return state.turn >= state.options.solo_turns
+        if state.neutral_left <= 1:
+            return True
+        bricks = len(state.wonder) + 1 + margin
+        for seat in range(state.seats):
+            goods = 0
+            for t in state.trans.values():
+                if t.owner == seat:
+                    goods += len(t.cargo)
+            goods += sum(state._loose_count(state.homes[seat])) if state.homes[seat] >= 0 else 0
+            k = 0
+            while brick_cost(k + 1, len(state.wonder)) <= goods:
+                k += 1
+            bricks += k
+        return bricks >= D.END_MARK[state.seats]
+
+    def _reserve(self, state: RBState) -> list[int]:
+        """Goods at home kept back from the wonder for the next producers."""
+        need = [0] * 11
+        if self._turns_left(state) <= LATE_TURNS:
+            return need
+        for _place, kind in self._targets(state)[:RESERVE_TARGETS]:
+            for g, n in D.BUILDINGS[kind].cost:
+                need[g] += n
+        return need
 
     # ------------------------------------------------------------------ production
 
     def _production(self, state: RBState, legal: list[Any]) -> Any | None:
+        home = state.homes[self.seat]
+        last = self._last_turn(state, END_MARGIN)
         for action in legal:
             if isinstance(action, A.Breed):
                 return action  # more donkeys (offered only within the transporter limit)
+            if (
+                isinstance(action, A.Take)
+                and last
+                and action.place == home
+                and D.G[action.good] in KEEP
+            ):
+                return action
         for action in legal:
             if isinstance(action, A.Produce):
                 kind = state.buildings[action.hex][0]
-                if D.BUILDINGS[kind].kind == D.SECONDARY:
+                if kind == D.MINT:
                     return action
         return None
 
@@ -129,67 +241,130 @@ class Planner:
     def _movement(self, state: RBState, legal: list[Any]) -> Any | None:
         seat = self.seat
         home = state.homes[seat]
-        w = state.world
         if state.active < 0:
-            at_home = [t for t in state.trans.values() if t.owner == seat and t.place == home]
-            for action in legal:
-                if not isinstance(action, A.MoveTransporter):
-                    continue
-                t = state.trans[action.transporter]
-                if t.water:
-                    continue
-                if t.place == home and len(at_home) <= 1:
+            moves = [a for a in legal if isinstance(a, A.MoveTransporter)]
+            land = [a for a in moves if not state.trans[a.transporter].water]
+            for a in land:  # first the ones away from home come back
+                if state.trans[a.transporter].place != home:
+                    return a
+            for a in land:
+                t = state.trans[a.transporter]
+                others = sum(
+                    1
+                    for u in state.trans.values()
+                    if u.owner == seat and u.place == home and u is not t
+                )
+                if others == 0:
                     continue  # keep one transporter home for the wonder
-                if t.place == home and self._outing(state, t.place) is None:
-                    need = self._board_need(state)
-                    if not need or state.pool(home, [])[D.BOARD] < need:
-                        continue
-                return action
+                if self._errand(state, t) is not None or self._outing(state, home) is not None:
+                    return a
             return None
         t = state.trans[state.active]
-        dist_home = land_distances(w, home)
-        loads = [a for a in legal if isinstance(a, A.Load)]
-        unloads = [a for a in legal if isinstance(a, A.Unload)]
-        steps = [a for a in legal if isinstance(a, A.Step)]
         if t.place == home:
-            if unloads and t.cargo and not self._carrying_for_building(state, t):
-                return next(a for a in unloads if a.place == home)
-            boards_only = all(g & D.GOOD_MASK == D.BOARD for g in t.cargo)
-            need = self._board_need(state)
-            board = A.Load("board", home)
-            enough = state.pool(home, [])[D.BOARD] + len(t.cargo) >= need
-            if steps and boards_only and len(t.cargo) < need and board in loads and enough:
-                return board
-            if steps and t.cargo:
-                site = self._build_site(state)
-                for a in steps:
-                    if a.to == site:
-                        return a
-            target = self._outing(state, t.place)
-            if target is not None and not t.cargo:
-                for a in steps:
-                    if a.to == target:
-                        return a
+            return self._at_home(state, t, legal)
+        return self._away(state, t, legal)
+
+    def _at_home(self, state: RBState, t: Any, legal: list[Any]) -> Any | None:
+        home = state.homes[self.seat]
+        last = self._last_turn(state, END_MARGIN)
+        steps = {a.to: a for a in legal if isinstance(a, A.Step)}
+        loads = {D.G[a.good]: a for a in legal if isinstance(a, A.Load) and a.place == home}
+        capacity = D.TRANSPORTERS[t.kind].capacity
+        if last:  # scoring goods onto transporters, then stay
+            for g in KEEP:
+                if g in loads and len(t.cargo) < capacity:
+                    return loads[g]
+        errand = self._errand(state, t)
+        cargo = [g & D.GOOD_MASK for g in t.cargo]
+        if errand is not None:
+            site, need = errand
+            for g in set(cargo):
+                if need[g] < cargo.count(g) and not (last and g in KEEP):
+                    return A.Unload(D.GOODS[g], home)
+            if len(cargo) < capacity:
+                for g in range(11):
+                    if need[g] > cargo.count(g) and g in loads:
+                        return loads[g]
+            if site in steps and any(need[g] and g in cargo for g in range(11)):
+                return steps[site]
+        for g in set(cargo):
+            if not (last and g in KEEP):
+                return A.Unload(D.GOODS[g], home)
+        if last and any(g in KEEP for g in cargo):
             return None
-        # away from home: pick up what lies here, then head home
+        target = self._outing(state, home)
+        if target is not None and target in steps and not cargo:
+            return steps[target]
+        return None
+
+    def _away(self, state: RBState, t: Any, legal: list[Any]) -> Any | None:
+        home = state.homes[self.seat]
+        loads = [a for a in legal if isinstance(a, A.Load)]
+        steps = [a for a in legal if isinstance(a, A.Step)]
+        cargo = [g & D.GOOD_MASK for g in t.cargo]
+        waiting = any(
+            site == t.place and any(cargo.count(g) and n for g, n in D.BUILDINGS[kind].cost)
+            for site, kind in self._targets(state)
+        )
+        if waiting:
+            return None  # building here this turn
         if loads:
-            best = max(loads, key=lambda a: (a.good != "goose", PAY_ORDER.index(D.G[a.good])))
-            return best
-        if self._carrying_for_building(state, t) and self._is_site(state, t.place):
+            return min(loads, key=lambda a: LOAD_ORDER.index(D.G[a.good]))
+        dist = self._distances(state, home)
+        here = dist.get(t.place, 99)
+        for a in steps:
+            if dist.get(a.to, 99) < here:
+                return a
+        return None
+
+    def _distances(self, state: RBState, start: int) -> dict[int, int]:
+        dist = {start: 0}
+        todo = deque([start])
+        while todo:
+            p = todo.popleft()
+            for q in neighbours(state, p):
+                if q not in dist:
+                    dist[q] = dist[p] + 1
+                    todo.append(q)
+        return dist
+
+    def _errand(self, state: RBState, t: Any) -> tuple[int, list[int]] | None:
+        """(site, goods still needed there) of the first planned producer that this
+        transporter at home can help pay for, or None."""
+        if self._turns_left(state) <= LATE_TURNS:
             return None
-        if steps:
-            here = dist_home.get(t.place, 99)
-            better = [a for a in steps if dist_home.get(a.to, 99) < here]
-            if better:
-                return better[0]
+        home = state.homes[self.seat]
+        here = state.presence(self.seat)
+        avail = state.pool(home, here.get(home, []))
+        bit = 1 << (self.seat + D.GOOD_BITS)
+        loadable = [0] * 11
+        for g in state.piles.get(home, ()):
+            if not g & bit:
+                loadable[g & D.GOOD_MASK] += 1
+        for g in t.cargo:
+            loadable[g & D.GOOD_MASK] += 1
+        for site, kind in self._targets(state):
+            cost = D.BUILDINGS[kind].cost
+            if site == home:
+                for g, n in cost:
+                    avail[g] -= min(n, avail[g])
+                continue
+            have = state.pool(site, here.get(site, []))
+            need = [0] * 11
+            for g, n in cost:
+                need[g] = max(0, n - have[g])
+            if not any(need):
+                continue
+            if all(avail[g] >= need[g] and loadable[g] >= min(need[g], 1) for g in range(11)):
+                return site, need
+            return None  # save up for this one first
         return None
 
     def _outing(self, state: RBState, place: int) -> int | None:
         """A neighbouring land area with goods (or a producer) worth fetching from."""
         w = state.world
         best, best_score = None, 0
-        for _edge, q in w.land_links[place]:
-            q = state.root[q]
+        for q in neighbours(state, place):
             score = len(state.piles.get(q, ()))
             b = state.buildings.get(w.place_hex[q])
             if b is not None and b[1] == q and D.BUILDINGS[b[0]].kind == D.PRIMARY:
@@ -200,81 +375,54 @@ class Planner:
                 best, best_score = q, score
         return best
 
-    def _is_site(self, state: RBState, place: int) -> bool:
-        h = state.world.place_hex[place]
-        return h not in state.buildings and state.world.place_kind[place] == LAND
-
-    def _build_site(self, state: RBState) -> int | None:
-        """The neighbouring land area where the next producer should go."""
-        w = state.world
-        home = state.homes[self.seat]
-        best, best_score = None, 0.0
-        for _edge, q in w.land_links[home]:
-            q = state.root[q]
-            h = w.place_hex[q]
-            if h in state.buildings:
-                continue
-            terrain = w.hexes[h].terrain
-            score = {D.WOODS: 3.0, D.ROCK: 2.0}.get(terrain, 0.0)
-            if score > best_score:
-                best, best_score = q, score
-        return best
-
-    def _board_need(self, state: RBState) -> int:
-        site = self._build_site(state)
-        if site is None:
-            return 0
-        terrain = state.world.hexes[state.world.place_hex[site]].terrain
-        return 1 if terrain == D.WOODS else 2
-
-    def _carrying_for_building(self, state: RBState, t: Any) -> bool:
-        return (
-            bool(t.cargo)
-            and all(g & D.GOOD_MASK == D.BOARD for g in t.cargo)
-            and (self._build_site(state) is not None)
-        )
-
     # ------------------------------------------------------------------ building
 
     def _building(self, state: RBState, legal: list[Any]) -> Any | None:
         home = state.homes[self.seat]
         w = state.world
-        builds = [a for a in legal if isinstance(a, A.Build)]
-        for kind in WANTED:
-            name = D.BUILDINGS[kind].name
-            for a in builds:
-                if a.building == name and (kind != D.SAWMILL or a.place == home):
-                    return a
-        if not any(b[1] == home for b in state.buildings.values()):
-            for a in builds:
-                if a.place == home and a.building in ("sawmill", "stone_factory"):
-                    return a
-        # roads from home to neighbouring producers
-        for a in legal:
-            if isinstance(a, A.Road) and a.place == home:
-                j = w.nbr[w.place_hex[home]][a.side]
-                b = state.buildings.get(j)
-                if b is not None and D.BUILDINGS[b[0]].kind == D.PRIMARY:
-                    return a
+        builds = {(a.place, D.B[a.building]): a for a in legal if isinstance(a, A.Build)}
+        if self._turns_left(state) > LATE_TURNS:
+            for site, kind in self._targets(state):
+                action = builds.get((site, kind))
+                if action is not None and (kind != D.MINE or action.mix == "3/3"):
+                    return action
+        # roads from home to neighbouring producers, with stone to spare
+        spare = state.pool(home, state.presence(self.seat).get(home, []))[D.STONE]
+        spare -= self._reserve(state)[D.STONE]
+        if spare > 0 and ROADS:
+            for a in legal:
+                if isinstance(a, A.Road) and a.place == home:
+                    j = w.nbr[w.place_hex[home]][a.side]
+                    b = state.buildings.get(j)
+                    if b is not None and b[2] == self.seat and D.BUILDINGS[b[0]].kind == D.PRIMARY:
+                        return a
         return None
 
     # ------------------------------------------------------------------ wonder
 
     def _wonder(self, state: RBState, legal: list[Any]) -> Any | None:
-        if state.paying:
-            pays = {a.good: a for a in legal if isinstance(a, A.Pay)}
-            for g in PAY_ORDER:
-                if D.GOODS[g] in pays:
-                    return pays[D.GOODS[g]]
-            return legal[0]
-        if A.BRICK not in legal or state.brick_price() > MAX_PRICE:
-            return None
         home = state.homes[self.seat]
         own = state.presence(self.seat).get(home, [])
         counts = state.pool(home, own)
-        reserve = RESERVE_BOARDS if self._build_site(state) is not None else 0
-        spendable = sum(counts) - min(reserve, counts[D.BOARD])
-        return A.BRICK if spendable >= state.brick_price() else None
+        last = self._last_turn(state)
+        reserve = [0] * 11 if last else self._reserve(state)
+        b = state.buildings.get(state.world.place_hex[home])
+        if not last and b is not None and b[0] == D.SAWMILL and b[1] == home:
+            reserve[D.TRUNK] = max(reserve[D.TRUNK], 3)  # boards (twice as many) next turn
+        if state.paying:
+            pays = {D.G[a.good]: a for a in legal if isinstance(a, A.Pay)}
+            for spare in (True, False):
+                for g in PAY_ORDER:
+                    if g in pays and (counts[g] > reserve[g] or not spare):
+                        return pays[g]
+            return legal[0]
+        if A.BRICK not in legal:
+            return None
+        price = state.brick_price()
+        if price > MAX_PRICE and not last:
+            return None
+        spendable = sum(max(0, counts[g] - reserve[g]) for g in range(11) if g not in KEEP)
+        return A.BRICK if spendable >= price else None
 
 
 class RoadsAndBoatsBot(Bot):
