@@ -370,6 +370,9 @@ def tournament(
             err=True,
         )
         sys.exit(130)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
     _print_tables(rows, names, fmt)
     click.echo(f"run directory: {out}", err=True)
 
@@ -391,6 +394,9 @@ def _print_tables(rows: Sequence[Any], names: Sequence[str], fmt: str) -> None:
     click.echo(render(pairwise(rows, names), fmt, "Finished ahead of (row vs column, 95% CI)"))
     click.echo()
     click.echo(render(seat_advantage(rows), fmt, "Seat advantage"))
+    cut = sum(1 for r in rows if r.reason == "ply_limit")
+    if cut:
+        click.echo(f"{cut} of {len(rows)} matches were cut at the ply limit (adjudicated)")
 
 
 @main.command()

@@ -205,28 +205,39 @@ def play_job_sync(job: MatchJob) -> MatchRow:
 
 
 class RemoteResult(msgspec.Struct):
-    """A match played on another machine: its row and its record's bytes."""
+    """A match played on another machine: its row, its record's bytes and the bots'
+    stderr logs (file name -> bytes; each log is capped by ``max_stderr_bytes``)."""
 
     row: MatchRow
     record: bytes
+    logs: dict[str, bytes] = {}
 
 
 def play_job_remote(job: MatchJob) -> RemoteResult:
     """Play ``job`` where the run directory may not exist (a Dask worker).
 
-    The record is written to a local temporary directory and sent back whole; the
-    bots' stderr logs stay on the worker and are discarded.
+    The record and the bots' stderr logs are written to a local temporary directory
+    and sent back whole (see :func:`publish_remote`).
     """
     with tempfile.TemporaryDirectory(prefix="referee-remote-") as tmp:
+        logs = Path(tmp) / "logs"
         local = msgspec.structs.replace(
-            job, record=str(Path(tmp) / Path(job.record).name), logs=str(Path(tmp) / "logs")
+            job, record=str(Path(tmp) / Path(job.record).name), logs=str(logs)
         )
         row = asyncio.run(play_job(local))
-        return RemoteResult(row, Path(local.record).read_bytes())
+        sent = {p.name: p.read_bytes() for p in sorted(logs.glob("*")) if p.is_file()}
+        return RemoteResult(row, Path(local.record).read_bytes(), sent)
+
+
+def publish_remote(job: MatchJob, result: RemoteResult) -> None:
+    """Store what a worker sent back: the bots' logs, then the record (atomically)."""
+    for name, data in result.logs.items():
+        publish_record(Path(job.logs) / Path(name).name, data)
+    publish_record(Path(job.record), result.record)
 
 
 def publish_record(path: Path, data: bytes) -> None:
-    """Write a record received from a worker atomically (temp file, fsync, rename)."""
+    """Write a file received from a worker atomically (temp file, fsync, rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
     with open(tmp, "wb") as f:
@@ -284,8 +295,24 @@ def dask_executor(address: str, timeout_s: float = 10.0) -> concurrent.futures.E
         client = Client(address, timeout=f"{timeout_s}s")
     except OSError as exc:
         raise TournamentError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    executor: concurrent.futures.Executor = client.get_executor(pure=False)
-    return executor
+    return _ClientExecutor(client)
+
+
+class _ClientExecutor(concurrent.futures.Executor):
+    """A Dask client's executor that also closes the client on shutdown."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._inner: concurrent.futures.Executor = client.get_executor(pure=False)
+
+    def submit(
+        self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
+    ) -> concurrent.futures.Future[Any]:
+        return self._inner.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._inner.shutdown(wait=wait and not cancel_futures)
+        self._client.close()
 
 
 def _results(
@@ -302,7 +329,7 @@ def _results(
         try:
             for done in concurrent.futures.as_completed(by_future):
                 result: RemoteResult = done.result()
-                publish_record(Path(by_future[done].record), result.record)
+                publish_remote(by_future[done], result)
                 yield result.row
         finally:
             for pending in by_future:
@@ -314,10 +341,14 @@ def _results(
         return
     own = executor is None
     pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=concurrency)
+    futures: list[concurrent.futures.Future[MatchRow]] = []
     try:
-        futures = [pool.submit(play_job_sync, job) for job in jobs]
+        futures.extend(pool.submit(play_job_sync, job) for job in jobs)
         for future in concurrent.futures.as_completed(futures):
             yield future.result()
     finally:
         if own:
             pool.shutdown(wait=True, cancel_futures=True)
+        else:
+            for queued in futures:
+                queued.cancel()

@@ -35,12 +35,14 @@ def test_local_cluster_runs_every_match(tmp_path: Path) -> None:
     ) as cluster:
         executor = dask_executor(cluster.scheduler_address)
         rows = run_tournament(out, executor=executor, remote=True)
-        executor.shutdown(wait=True)
+        executor.shutdown()
     assert len(rows) == 3 and len({r.id for r in rows}) == 3
     for row in rows:
         assert row.verdicts == ["ok", "ok", "ok"]
         result = replay(out / "records" / f"{row.id}.jsonl")
         assert result.result.ranks == row.ranks
+        logs = sorted(p.name for p in (out / "logs" / row.id).iterdir())
+        assert logs == ["seat0.stderr.log", "seat1.stderr.log", "seat2.stderr.log"]
 
 
 def test_unreachable_scheduler_is_a_clear_error() -> None:
