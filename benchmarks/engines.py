@@ -18,7 +18,7 @@ from referee.playout import random_playout
 DEFAULT_SEATS = {"manila": 4, "navegador": 4, "puerto-rico": 4, "roads-and-boats": 2}
 
 
-def measure(name: str, seats: int, seconds: float) -> dict[str, float]:
+def measure(name: str, seats: int, seconds: float) -> dict[str, str | float]:
     """Play random games of ``name`` for about ``seconds``; return rates."""
     game = all_games()[name]
     options = game.parse_options({})
