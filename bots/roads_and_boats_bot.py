@@ -85,7 +85,8 @@ def neighbours(state: RBState, place: int) -> list[int]:
     return out
 
 
-MINES = True
+MINES = 1
+MINE_AT = 2
 ROADS = True
 RESERVE_TARGETS = 1
 
@@ -160,21 +161,33 @@ class Planner:
             if j != hh and j not in state.buildings and terrain in sites:
                 sites[terrain].append(q)
         woods = sites[D.WOODS]
+        mines = [(q, D.MINE) for q in sites[D.MOUNTAIN][:MINES]] if D.MINE not in own else []
         out: list[tuple[int, int]] = []
         if D.WOODCUTTER not in own and woods:
             out.append((woods.pop(0), D.WOODCUTTER))
+        if MINE_AT == 0:
+            out.extend(mines)
         if hh not in state.buildings:
             home_woods = w.hexes[hh].terrain == D.WOODS
             if home_woods and len(woods) + own.count(D.WOODCUTTER) < 2:
                 out.append((home, D.WOODCUTTER))
             elif w.hexes[hh].terrain != D.DESERT or state.irrigated:
                 out.append((home, D.SAWMILL))
+        if MINE_AT == 1:
+            out.extend(mines)
         out.extend((q, D.WOODCUTTER) for q in woods)
+        if MINE_AT == 2:
+            out.extend(mines)
         if D.QUARRY not in own and sites[D.ROCK]:
             out.append((sites[D.ROCK][0], D.QUARRY))
-        if MINES:
-            out.extend((q, D.MINE) for q in sites[D.MOUNTAIN])
-        return out
+        out.extend(mines if MINE_AT == 3 else [])
+        made = {D.BUILDINGS[k].output for k in own}
+        counts = state.pool(home, state.presence(self.seat).get(home, []))
+        return [
+            (site, kind)
+            for site, kind in out
+            if all(counts[g] >= n or g in made for g, n in D.BUILDINGS[kind].cost)
+        ]
 
     def _turns_left(self, state: RBState) -> float:
         """A rough guess of the turns still to play."""
@@ -276,7 +289,7 @@ class Planner:
                     return loads[g]
         errand = self._errand(state, t)
         cargo = [g & D.GOOD_MASK for g in t.cargo]
-        if errand is not None:
+        if errand is not None and errand[0] in steps:
             site, need = errand
             for g in set(cargo):
                 if need[g] < cargo.count(g) and not (last and g in KEEP):
