@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""A heuristic Roads & Boats bot: a wood economy around the home, then wonder bricks.
+"""A heuristic Roads & Boats bot: a sawmill economy around the home, a mine, then bricks.
 
 Plan (rule-based, no search):
 
-* home on a woods hex with woods, rock and pasture around it;
-* a woodcutter on the home hex, then woodcutters (and a quarry) on neighbouring hexes,
-  built by donkeys that carry a board or two out of the home;
-* donkeys shuttle the trunks, stone and anything else lying around back home, and
-  roads (1 stone) join the home to its producers so a donkey makes the round trip in
-  one turn;
-* a sawmill turns trunks into twice as many boards where one stands;
-* every wonder phase it buys bricks while a brick costs at most ``MAX_PRICE`` goods,
-  paying with the cheapest goods, always keeping one transporter at home.
+* home on a hex (preferably not desert) with woods around it, plus rock and a mountain;
+* a target list of producers next to the home, in order: a first woodcutter, a sawmill
+  on the home hex (the only source of new boards: it doubles every trunk brought home;
+  a woodcutter instead when the home is woods with too few woods around), the other
+  woodcutters, a mine (3/3 bag; gold scores 10 when carried at the end), a quarry;
+  targets whose cost goods we neither hold nor produce are skipped;
+* donkeys at home carry the goods a target still lacks to its site ("errands"); the
+  others shuttle everything lying next to the home back home (gold first); one
+  transporter always ends the movement at home for the wonder; donkey births are taken;
+* trunks at home are kept for the sawmill (loose trunks are sawn at the end of
+  production), the cost of the next target is kept back, and every other good buys
+  bricks as long as it lasts (cheapest goods first, never gold, coins or stock);
+* when the game may end this turn (every player's goods counted as bricks, plus slack),
+  gold and coins go onto transporters at home and stay there, and the wonder phase
+  spends everything.
 
 Usage: ``roads_and_boats_bot.py`` (speaks protocol v1 through referee.botkit), or
 ``roads_and_boats_bot.py --evaluate GAMES [--seats N]`` to measure it in-process against
@@ -51,7 +57,6 @@ LOAD_ORDER = (
     D.COINS, D.GOLD, D.STOCK, D.BOARD, D.STONE, D.IRON, D.TRUNK, D.CLAY, D.FUEL, D.PAPER, D.GOOSE,
 )  # fmt: skip
 TERRAIN_SCORE = {D.WOODS: 3.0, D.ROCK: 2.0, D.MOUNTAIN: 1.5, D.PASTURE: 0.5}
-SITE_OF = {D.WOODS: D.WOODCUTTER, D.ROCK: D.QUARRY, D.MOUNTAIN: D.MINE}
 LATE_TURNS = 2
 """No new producers when the game is expected to end within this many turns."""
 END_MARGIN = 4
@@ -86,9 +91,14 @@ def neighbours(state: RBState, place: int) -> list[int]:
 
 
 MINES = 1
+"""Mines planned at a time."""
 MINE_AT = 2
+"""Where the mine goes in the target list (0: after the first woodcutter, 1: after the
+home building, 2: after all woodcutters, 3: after the quarry)."""
 ROADS = True
+"""Build roads from home to own producers with spare stone."""
 RESERVE_TARGETS = 1
+"""Targets whose cost is kept back from the wonder."""
 
 
 class Planner:

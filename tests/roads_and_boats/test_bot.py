@@ -13,11 +13,12 @@ import msgspec
 from referee.botkit import run
 from referee.engine import CHANCE, TERMINAL
 from referee.games.roads_and_boats import GAME
+from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.state import RBState
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
 
-from roads_and_boats_bot import RoadsAndBoatsBot
+from roads_and_boats_bot import Planner, RoadsAndBoatsBot
 
 
 def duel(seed: int, bot_seat: int) -> RBState:
@@ -49,6 +50,36 @@ def test_bot_beats_random() -> None:
         state = duel(game, game % 2)
         wins += state.ranks()[game % 2] == 1
     assert wins >= 3
+
+
+def self_play(seats: int, options: dict[str, object], seed: int) -> RBState:
+    """One in-process game with the planner in every seat."""
+    rng = random.Random(seed)
+    planners = [Planner(s) for s in range(seats)]
+    state = GAME.new_game(seats, GAME.parse_options(options))
+    while (seat := state.to_move()) != TERMINAL:
+        if seat == CHANCE:
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        state.apply_action(legal[planners[seat].choose(state, legal)])
+    return state
+
+
+def test_bot_saws_its_trunks_at_home() -> None:
+    state = self_play(2, {}, 0)
+    for seat in range(2):
+        home = state.homes[seat]
+        b = state.buildings.get(state.world.place_hex[home])
+        assert b is not None and b[0] == D.SAWMILL and b[2] == seat
+    assert min(state.scores()) >= 55  # the pre-sawmill bot made 57 against itself
+
+
+def test_bot_mines_gold_and_carries_it_at_the_end() -> None:
+    state = self_play(4, {"map_seed": 2}, 2)
+    mines = [b[2] for b in state.buildings.values() if b[0] == D.MINE]
+    assert mines
+    assert sum(state.goods_points()) >= 10 * len(mines)  # gold on own transporters
 
 
 def test_bot_speaks_the_protocol() -> None:
