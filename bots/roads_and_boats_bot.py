@@ -220,7 +220,7 @@ class Planner:
             for t in state.trans.values():
                 if t.owner == seat:
                     goods += len(t.cargo)
-            goods += sum(state._loose_count(state.homes[seat])) if state.homes[seat] >= 0 else 0
+            goods += sum(state.pool(state.homes[seat], [])) if state.homes[seat] >= 0 else 0
             k = 0
             while brick_cost(k + 1, len(state.wonder)) <= goods:
                 k += 1
