@@ -122,6 +122,25 @@ def test_generated_maps_follow_the_custom_map_rules(players: int) -> None:
     assert generate_map(players, 1) != generate_map(players, 2)
 
 
+def test_generated_rivers_are_real_tiles_and_some_fork() -> None:
+    """Sources are mountains with one river side; two sides make a straight or a bend;
+    three sides only as the junction tile (every other side); tributaries do fork."""
+    junctions = 0
+    for players in (3, 4):
+        for seed in range(20):
+            w = world_from_spec(*generate_map(players, seed))
+            for h in w.hexes:
+                sides = set(h.rivers)
+                assert len(sides) <= 3
+                if len(sides) == 1:
+                    assert h.terrain == D.MOUNTAIN
+                if len(sides) == 3:
+                    assert sides in ({0, 2, 4}, {1, 3, 5})
+                    assert len(w.areas[w.index[(h.q, h.r)]]) == 3  # three banks
+                    junctions += 1
+    assert junctions >= 10
+
+
 def test_default_maps_per_player_count() -> None:
     names = [GAME.new_game(n, GAME.parse_options({})).world.name for n in (1, 2, 3, 4)]
     assert names[:2] == ["lord-of-the-ring", "pacific"]

@@ -326,3 +326,5 @@ GEN_LAND_PER_PLAYER: Final = 10
 GEN_TERRAIN_WEIGHTS: Final = ((WOODS, 5), (PASTURE, 4), (ROCK, 3), (MOUNTAIN, 3), (DESERT, 2))
 """Land terrain mix of generated maps (roughly the 1st/2nd-edition tile counts)."""
 GEN_RIVERS_PER_PLAYER: Final = 0.5
+GEN_TRIBUTARIES: Final = 1
+"""Tributaries a generated map tries to add (each joins a river through a junction)."""

@@ -373,7 +373,10 @@ def generate_map(players: int, seed: int) -> tuple[str, str]:
 
     About 10 land hexes per player grown as one touching blob, ringed by sea; a few
     rivers, each starting at a mountain source and flowing to the sea through
-    river-free land.  Deterministic in ``(players, seed)``.
+    river-free land, then a tributary that flows from another source into a river
+    through a junction (a wide bend gaining its third side, like the junction tile).
+    Every river hex matches a real tile: a source, a straight, a bend or a junction.
+    Deterministic in ``(players, seed)``.
     """
     rng = random.Random(f"roads-and-boats-map-{players}-{seed}")
     target = D.GEN_LAND_PER_PLAYER * max(players, 1)
@@ -396,11 +399,12 @@ def generate_map(players: int, seed: int) -> tuple[str, str]:
         (q + dq, r + dr) for q, r in cells for dq, dr in D.DELTAS if (q + dq, r + dr) not in land
     }
     rivers: dict[tuple[int, int], list[int]] = {cell: [] for cell in cells}
-    for _ in range(max(1, round(players * D.GEN_RIVERS_PER_PLAYER))):
+    count = max(1, round(players * D.GEN_RIVERS_PER_PLAYER))
+    for tributary in [False] * count + [True] * D.GEN_TRIBUTARIES:
         sources = [c for c in cells if land[c] == D.MOUNTAIN and not rivers[c]]
         rng.shuffle(sources)
         for source in sources:
-            path = _river_path(source, land, sea, rivers)
+            path = _river_path(source, land, sea, rivers, tributary)
             if path is not None:
                 for a, b in itertools.pairwise(path):
                     d = D.DELTAS.index((b[0] - a[0], b[1] - a[1]))
@@ -418,8 +422,10 @@ def _river_path(
     land: dict[tuple[int, int], str],
     sea: set[tuple[int, int]],
     rivers: dict[tuple[int, int], list[int]],
+    tributary: bool = False,
 ) -> list[tuple[int, int]] | None:
-    """Shortest path source -> ... -> sea through river-free, non-mountain land."""
+    """Shortest path source -> ... -> sea through river-free, non-mountain land; for a
+    ``tributary``, source -> ... -> a wide bend entered through its free third side."""
     back: dict[tuple[int, int], tuple[int, int]] = {}
     todo = deque([source])
     seen = {source}
@@ -429,7 +435,8 @@ def _river_path(
             nxt = (cell[0] + dq, cell[1] + dr)
             if nxt in seen:
                 continue
-            if nxt in sea:
+            end = _joins(rivers.get(nxt, []), dq, dr) if tributary else nxt in sea
+            if end:
                 if cell == source:
                     continue  # a river needs at least one land hex after its source
                 path = [nxt, cell]
@@ -441,3 +448,12 @@ def _river_path(
                 back[nxt] = cell
                 todo.append(nxt)
     return None
+
+
+def _joins(sides: list[int], dq: int, dr: int) -> bool:
+    """True if a river entering a hex with river ``sides`` by the step ``(dq, dr)``
+    makes a junction: the hex is a wide bend and the entry side is its third side."""
+    if len(sides) != 2:
+        return False
+    entry = (D.DELTAS.index((dq, dr)) + 3) % 6
+    return {*sides, entry} in ({0, 2, 4}, {1, 3, 5})
