@@ -9,6 +9,7 @@ procedure (§11) may reorder them before each phase.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any, Self
 
 import msgspec
@@ -606,10 +607,7 @@ class RBState(State):
             if len(t.cargo) >= D.TRANSPORTERS[t.kind].capacity or self._carried_by(t):
                 continue
             for p in self.reach(t):
-                seen = 0
-                for g in self.piles.get(p, ()):
-                    seen |= 1 << (g & D.GOOD_MASK)
-                out.extend(A.Take(t.id, GOOD_NAMES[k], p) for k in range(11) if seen >> k & 1)
+                out.extend(A.Take(t.id, k, p) for k in _kinds(self.piles.get(p, ())))
         for place, owner in self.breeders:
             if owner == seat and self._may_gain(seat, D.DONKEY):
                 out.append(A.Breed(place))
@@ -709,17 +707,11 @@ class RBState(State):
         room = carrying is None and len(t.cargo) < D.TRANSPORTERS[t.kind].capacity
         if room:
             for p in places:
-                seen = 0
-                for g in self.piles.get(p, ()):
-                    if not g & bit:
-                        seen |= 1 << (g & D.GOOD_MASK)
-                out.extend(A.Load(GOOD_NAMES[k], p) for k in range(11) if seen >> k & 1)
-        held = 0
-        for g in t.cargo:
-            held |= 1 << (g & D.GOOD_MASK)
+                out.extend(A.Load(k, p) for k in _kinds(self.piles.get(p, ()), bit))
+        held = _kinds(t.cargo)
         if held:
             for p in places:
-                out.extend(A.Unload(GOOD_NAMES[k], p) for k in range(11) if held >> k & 1)
+                out.extend(A.Unload(k, p) for k in held)
         geese = places
         if self.world.place_kind[t.place] == SEA_PLACE and t.place not in places:
             geese = [*places, t.place]  # geese at sea
@@ -734,13 +726,9 @@ class RBState(State):
                     continue
                 has_room = len(u.cargo) < D.TRANSPORTERS[u.kind].capacity
                 if held and has_room and (u.owner != seat or u.moved):
-                    out.extend(A.Give(GOOD_NAMES[k], u.id) for k in range(11) if held >> k & 1)
+                    out.extend(A.Give(k, u.id) for k in held)
                 if room:
-                    seen = 0
-                    for g in u.cargo:
-                        if not g & bit:
-                            seen |= 1 << (g & D.GOOD_MASK)
-                    out.extend(A.Receive(GOOD_NAMES[k], u.id) for k in range(11) if seen >> k & 1)
+                    out.extend(A.Receive(k, u.id) for k in _kinds(u.cargo, bit))
             if not t.cargo:
                 out.extend(A.Carry(u.id) for u in self._carriable(t) if u.id not in self.refused)
         if not (self.herd and self.world.place_kind[t.place] == RIVER):
@@ -1216,7 +1204,6 @@ class RBState(State):
         elif isinstance(action, A.MoveTransporter):
             t = self.trans[action.transporter]
             t.moved = True
-            self.refused = []
             self.active = t.id
             self.moves_left = D.TRANSPORTERS[t.kind].moves
             self.steps = 0
@@ -1399,6 +1386,16 @@ class RBState(State):
         data = msgspec.to_builtins(self.view(0))
         del data["seat"]
         return data
+
+
+def _kinds(goods: Iterable[int], skip: int = 0) -> list[str]:
+    """Names of the good types among encoded ``goods``, in data.GOODS order, leaving out
+    goods with the moved bit ``skip``."""
+    seen = 0
+    for g in goods:
+        if not g & skip:
+            seen |= 1 << (g & D.GOOD_MASK)
+    return [GOOD_NAMES[k] for k in range(len(GOOD_NAMES)) if seen >> k & 1]
 
 
 def state_from_view(world: World, options: RBOptions, seats: int, view: RBView) -> RBState:
