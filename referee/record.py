@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import msgspec
 
@@ -43,7 +43,7 @@ class Header(msgspec.Struct, tag_field="type", tag="header"):
     match: str
     clock: dict[str, int] = {}
     max_plies: int = 0
-    adjudication: str = "scores"
+    adjudication: Literal["scores", "draw"] = "scores"
 
 
 class ChanceLine(msgspec.Struct, tag_field="type", tag="chance"):

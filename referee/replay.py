@@ -173,9 +173,7 @@ def replay(
     else:
         if result.reason != "ply_limit" or not first.max_plies or ply != first.max_plies:
             raise ReplayError(f"{path}: the result comes before the game is over (ply {ply})")
-        if first.adjudication not in ("scores", "draw"):
-            raise ReplayError(f"{path}: unknown adjudication {first.adjudication!r}")
-        engine_ranks = adjudicated_ranks(state, first.adjudication)  # type: ignore[arg-type]
+        engine_ranks = adjudicated_ranks(state, first.adjudication)
     if at_ply is not None and state_at is None and at_ply == ply:
         state_at = msgspec.json.decode(msgspec.json.encode(state.debug()))
     scores = [float(x) for x in state.scores()]
