@@ -20,6 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
 
 from roads_and_boats_bot import Planner, RoadsAndBoatsBot
 
+from tests.roads_and_boats.bot_duel import play
+
 
 def duel(seed: int, bot_seat: int) -> RBState:
     """One 2-player game on The Pacific: the bot (through JSON views) against random."""
@@ -54,15 +56,7 @@ def test_bot_beats_random() -> None:
 
 def self_play(seats: int, options: dict[str, object], seed: int) -> RBState:
     """One in-process game with the planner in every seat."""
-    rng = random.Random(seed)
-    planners = [Planner(s) for s in range(seats)]
-    state = GAME.new_game(seats, GAME.parse_options(options))
-    while (seat := state.to_move()) != TERMINAL:
-        if seat == CHANCE:
-            state.apply_chance(state.sample_chance(rng))
-            continue
-        legal = state.legal_actions()
-        state.apply_action(legal[planners[seat].choose(state, legal)])
+    state: RBState = play([Planner(s) for s in range(seats)], dict(options), seed)
     return state
 
 
