@@ -230,10 +230,18 @@ def _short_name(command: str, seat: int) -> str:
 @click.argument("record", type=click.Path(path_type=Path))
 @click.option("--seat", type=int, default=None, help="Print what this seat was shown.")
 @click.option("--at", "at_ply", type=int, default=None, help="Print the full state at this ply.")
+@click.option(
+    "--unchecked-chance",
+    is_flag=True,
+    help="Accept a record without a seed (its chance outcomes and fallbacks go unchecked).",
+)
 @clean_errors
-def replay(record: Path, seat: int | None, at_ply: int | None) -> None:
-    """Re-apply RECORD through the rules engine; exit 0 only if it is consistent."""
-    result = replay_record(record, seat=seat, at_ply=at_ply)
+def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance: bool) -> None:
+    """Re-apply RECORD through the rules engine; exit 0 only if it is consistent.
+
+    Chance outcomes and fallback moves are re-drawn from the seed in the result line.
+    """
+    result = replay_record(record, seat=seat, at_ply=at_ply, unchecked_chance=unchecked_chance)
     encode = msgspec.json.encode
     if seat is not None:
         for shown in result.shown:
@@ -251,7 +259,8 @@ def replay(record: Path, seat: int | None, at_ply: int | None) -> None:
     click.echo(
         f"ok: {result.header.game}, {len(result.header.seats)} seats, {result.plies} plies, "
         f"ranks {result.result.ranks}, verdicts {list(result.result.verdicts)}"
-        + (", adjudicated at the ply limit" if result.result.reason == "ply_limit" else ""),
+        + (", adjudicated at the ply limit" if result.result.reason == "ply_limit" else "")
+        + ("" if result.chance_checked else ", CHANCE UNCHECKED (no seed)"),
         err=seat is not None or at_ply is not None,
     )
 

@@ -6,11 +6,22 @@ divergence: a move by the wrong seat, an action that is not legal, an impossible
 chance outcome, a missing or extra line, or a result that does not follow from
 the game and the faults.  It can also yield, for one seat, exactly what that seat
 was shown (view, legal actions, events), or the full state at a ply.
+
+Seed check: the referee draws every chance outcome and every fallback move from
+RNGs derived from the match seed (see :mod:`referee.match`), and the result line
+carries that seed.  Replay re-draws both streams exactly as the match did and
+rejects any chance outcome or fallback move that differs, a fallback move for a
+seat that has not faulted (an erased fault line), and an own move by a seat that
+has faulted.  What it cannot see alone: a seed changed together with every chance
+outcome and fallback it drives (only the run directory's secret binds a tournament
+seed, see ``referee results --check``), the names and commands in the header, and
+which verdict a fault really had.
 """
 
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +30,7 @@ import msgspec
 
 from referee.engine import CHANCE, TERMINAL, Game, GameError, State
 from referee.games import UnknownGame, get_game
-from referee.match import adjudicated_ranks, final_ranks
+from referee.match import adjudicated_ranks, derive_seed, final_ranks
 from referee.record import (
     FORMAT,
     ChanceLine,
@@ -56,10 +67,16 @@ class ReplayResult:
     plies: int
     shown: list[SeatShown] = field(default_factory=list)
     state_at: Any = None
+    chance_checked: bool = True
 
 
 def _enc(obj: Any) -> str:
     return msgspec.json.encode(obj).decode()
+
+
+def _as_json(obj: Any) -> Any:
+    """``obj`` as it reads back from a record line (lists, dicts, numbers, strings)."""
+    return msgspec.json.decode(msgspec.json.encode(obj))
 
 
 def replay(
@@ -68,18 +85,35 @@ def replay(
     seat: int | None = None,
     at_ply: int | None = None,
     lookup: Callable[[str], Game] = get_game,
+    unchecked_chance: bool = False,
 ) -> ReplayResult:
     """Verify the record at ``path``; optionally collect what ``seat`` was shown.
 
     ``at_ply`` captures ``state.debug()`` before the line of that ply is applied
-    (``at_ply`` = number of plies gives the final state).  Raises
-    :class:`RecordError`/:class:`ReplayError` with the line number.
+    (``at_ply`` = number of plies gives the final state).  Chance outcomes and
+    fallback moves are checked against the seed in the result line; a record
+    without a seed is an error unless ``unchecked_chance`` (then they are taken as
+    written and :attr:`ReplayResult.chance_checked` is false; a seed that is there is
+    always checked).  Raises :class:`RecordError`/:class:`ReplayError` with the line
+    number.
     """
-    lines = iter_record(path)
-    try:
-        number, first = next(lines)
-    except StopIteration:
-        raise RecordError(f"{path}: empty record") from None
+    numbered = list(iter_record(path))
+    if not numbered:
+        raise RecordError(f"{path}: empty record")
+    found = next(((n, x) for n, x in numbered if isinstance(x, ResultLine)), None)
+    if found is None:
+        raise RecordError(f"{path}: no result line (the match did not finish)")
+    result_number, result_line = found
+    seed = result_line.seed
+    if seed is None and not unchecked_chance:
+        raise ReplayError(
+            f"{path}: line {result_number} (result): no seed, so chance outcomes and fallback "
+            "moves cannot be checked (replay with --unchecked-chance to accept that)"
+        )
+    chance_rng = random.Random(derive_seed(seed, "chance")) if seed is not None else None
+    fallback_rng = random.Random(derive_seed(seed, "fallback")) if seed is not None else None
+    lines = iter(numbered)
+    number, first = next(lines)
     if not isinstance(first, Header):
         raise ReplayError(f"{path}: line {number}: expected a header line first")
     if first.format != FORMAT:
@@ -99,6 +133,7 @@ def replay(
     ply = 0
     state_at: Any = None
     result: ResultLine | None = None
+    result_number = 0
 
     def fail(n: int, what: str) -> ReplayError:
         return ReplayError(f"{path}: line {n} (ply {ply}): {what}")
@@ -119,7 +154,7 @@ def replay(
             verdicts[line.seat] = line.verdict
             continue
         if isinstance(line, ResultLine):
-            result = line
+            result, result_number = line, number
             continue
         if isinstance(line, Header):
             raise fail(number, "a second header")
@@ -132,6 +167,12 @@ def replay(
             if to_move != CHANCE:
                 raise fail(number, f"expected a move by seat {to_move}, found a chance outcome")
             outcome = line.outcome
+            expected: Any = None
+            if chance_rng is not None:
+                try:
+                    expected = _as_json(state.sample_chance(chance_rng))
+                except GameError as exc:
+                    raise fail(number, f"cannot draw a chance outcome: {exc}") from None
             for viewer in range(seats):
                 seen = state.observe_chance(outcome, viewer)
                 if seen is not None:
@@ -140,6 +181,12 @@ def replay(
                 state.apply_chance(outcome)
             except GameError as exc:
                 raise fail(number, f"impossible chance outcome {_enc(outcome)}: {exc}") from None
+            if chance_rng is not None and expected != outcome:
+                raise fail(
+                    number,
+                    f"chance outcome {_enc(outcome)} does not follow from seed {seed}: "
+                    f"expected {_enc(expected)}",
+                )
         elif isinstance(line, MoveLine):
             if to_move == CHANCE:
                 raise fail(number, f"expected a chance outcome, found a move by seat {line.seat}")
@@ -157,6 +204,30 @@ def replay(
                 raise fail(number, str(exc)) from None
             if action not in legal:
                 raise fail(number, f"action {_enc(line.action)} is not legal here")
+            faulted = faults[line.seat]
+            if line.fallback:
+                if faulted is None:
+                    raise fail(
+                        number,
+                        f"a fallback move for seat {line.seat}, which has no fault "
+                        "(a fault line is missing)",
+                    )
+                if line.ms != 0:
+                    raise fail(number, f"a fallback move with {line.ms} ms (expected 0)")
+                if fallback_rng is not None:
+                    drawn = legal[fallback_rng.randrange(len(legal))]
+                    if drawn != action:
+                        raise fail(
+                            number,
+                            f"fallback move {_enc(line.action)} does not follow from seed "
+                            f"{seed}: expected {_enc(drawn)}",
+                        )
+            elif faulted is not None:
+                raise fail(
+                    number,
+                    f"a move by seat {line.seat} not marked fallback, but that seat "
+                    f"faulted at ply {faulted}",
+                )
             for viewer in range(seats):
                 seen = state.observe_action(line.seat, action, viewer)
                 if seen is not None:
@@ -166,22 +237,23 @@ def replay(
 
     if result is None:
         raise RecordError(f"{path}: no result line (the match did not finish)")
+    where = f"{path}: line {result_number} (result)"
     if state.is_terminal():
         if result.reason != "finished":
-            raise ReplayError(f"{path}: result: the game is over, found reason {result.reason!r}")
+            raise ReplayError(f"{where}: the game is over, found reason {result.reason!r}")
         engine_ranks = state.ranks()
     else:
         if result.reason != "ply_limit" or not first.max_plies or ply != first.max_plies:
-            raise ReplayError(f"{path}: the result comes before the game is over (ply {ply})")
+            raise ReplayError(f"{where}: the result comes before the game is over (ply {ply})")
         engine_ranks = adjudicated_ranks(state, first.adjudication)
     if at_ply is not None and state_at is None and at_ply == ply:
         state_at = msgspec.json.decode(msgspec.json.encode(state.debug()))
     scores = [float(x) for x in state.scores()]
     ranks = final_ranks(engine_ranks, faults)
     if result.scores != scores:
-        raise ReplayError(f"{path}: result: expected scores {scores}, found {result.scores}")
+        raise ReplayError(f"{where}: expected scores {scores}, found {result.scores}")
     if result.ranks != ranks:
-        raise ReplayError(f"{path}: result: expected ranks {ranks}, found {result.ranks}")
+        raise ReplayError(f"{where}: expected ranks {ranks}, found {result.ranks}")
     if list(result.verdicts) != verdicts:
-        raise ReplayError(f"{path}: result: expected verdicts {verdicts}, found {result.verdicts}")
-    return ReplayResult(first, state, result, ply, shown, state_at)
+        raise ReplayError(f"{where}: expected verdicts {verdicts}, found {result.verdicts}")
+    return ReplayResult(first, state, result, ply, shown, state_at, seed is not None)
