@@ -1,20 +1,28 @@
 """One bot process, driven over JSON Lines with asyncio.
 
-:class:`BotProcess` starts a bot command in its own process group (new session) with
-a scrubbed environment and its own empty working directory, reads its stdout line by
-line with a hard cap on line length (the referee never buffers more than the cap),
-copies its stderr to a log file up to a cap, and sends requests with a deadline.
+:class:`BotProcess` starts a bot command in its own session and process group, by
+default inside a sandbox of its own (see :mod:`referee.sandbox`), with a scrubbed
+environment and a fresh empty working directory.  It copies the bot's stderr to a
+log file up to a cap (keeping the last lines for fault details), and sends requests
+with a deadline; replies are read only while a request is outstanding, with a hard
+cap on line length (the referee never buffers more than the cap), so a bot that
+floods its output between requests costs the referee nothing.
 :meth:`BotProcess.close` ends it: close stdin, wait a grace period, TERM the process
 group, KILL it, reap.
 
+Which lines answer a request is decided by their content, never by when they
+arrive (see :meth:`BotProcess.request` and docs/protocol.md, "Stray output").
+
 Errors are typed: :class:`BotFault` carries the protocol verdict
-(``timeout``, ``crash``, ``protocol``).
+(``timeout``, ``crash``, ``protocol``, ``startup``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
+import functools
 import os
 import resource
 import shlex
@@ -23,6 +31,7 @@ import signal
 import sys
 import tempfile
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,10 +49,14 @@ from referee.protocol import (
     decode_bot_line,
     encode,
 )
+from referee.sandbox import SandboxPolicy, bwrap_prefix, launcher, prepare_workdir
 
 MIB = 1024 * 1024
 
 PYTHON_ALIASES = frozenset({"python", "python3", f"python3.{sys.version_info.minor}"})
+
+STDERR_TAIL_BYTES = 4096
+"""How much of the end of a bot's stderr is kept in memory for fault details."""
 
 
 class BotCommandError(ValueError):
@@ -78,14 +91,19 @@ class BotLimits:
     memory_mb: int | None = None
     open_files: int | None = None
 
-    def preexec(self) -> Callable[[], None]:
-        """The function run in the child before exec: parent-death signal and limits."""
+    def rlimits(self) -> list[tuple[str, int, int]]:
+        """The limits in force: ``(prlimit option, resource constant, value)``."""
         pairs = [
-            (resource.RLIMIT_CPU, self.cpu_s),
-            (resource.RLIMIT_AS, None if self.memory_mb is None else self.memory_mb * MIB),
-            (resource.RLIMIT_NOFILE, self.open_files),
+            ("cpu", resource.RLIMIT_CPU, self.cpu_s),
+            ("as", resource.RLIMIT_AS, None if self.memory_mb is None else self.memory_mb * MIB),
+            ("nofile", resource.RLIMIT_NOFILE, self.open_files),
         ]
-        chosen = [(which, value) for which, value in pairs if value is not None]
+        return [(name, which, value) for name, which, value in pairs if value is not None]
+
+    def preexec(self) -> Callable[[], None]:
+        """The fallback run in the child before exec where util-linux is missing:
+        parent-death signal and limits."""
+        chosen = [(which, value) for _, which, value in self.rlimits()]
 
         def apply() -> None:
             # Die with the referee, even if it is SIGKILLed (Linux).
@@ -100,9 +118,9 @@ class BotLimits:
 class BotSpec:
     """A bot to run: display name, argv (already resolved), and an optional wrapper.
 
-    ``wrapper`` is an argv prefix such as ``["bwrap", "--ro-bind", "/", "/", "--"]``
-    or ``["firejail", "--quiet"]`` that sandboxes the bot; ``command`` is the text
-    shown in records (defaults to the joined argv).
+    ``wrapper`` is an argv prefix such as ``["firejail", "--quiet"]`` of a sandbox of
+    the user's own; ``command`` is the text shown in records (defaults to the joined
+    argv).
     """
 
     name: str
@@ -147,6 +165,15 @@ def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> lis
     return resolved
 
 
+@functools.cache
+def workdir_base() -> str:
+    """This process's private folder (0700, under the system temp dir) that holds the
+    working directory of every bot it starts; removed at exit."""
+    base = tempfile.mkdtemp(prefix="referee-bots-")
+    atexit.register(shutil.rmtree, base, True)
+    return base
+
+
 def scrubbed_environment(home: str, token: str) -> dict[str, str]:
     """The environment a bot gets: PATH, a locale, its own HOME/TMPDIR, its marker."""
     return {
@@ -163,12 +190,27 @@ def scrubbed_environment(home: str, token: str) -> dict[str, str]:
 
 @dataclass
 class BotStats:
-    """Counters for one bot over one match."""
+    """Counters for one bot over one match.
+
+    ``unsolicited_lines``: lines ignored under the stray-output rules (text lines and
+    late duplicate replies); ``stderr_bytes``/``stderr_dropped``: stderr kept in the
+    log and dropped over the cap; ``last_ignored``: the start of the last text line
+    ignored (for fault details).
+    """
 
     unsolicited_lines: int = 0
+    stale_replies: int = 0
     stderr_bytes: int = 0
     stderr_dropped: int = 0
+    last_ignored: str = ""
     move_ms: list[float] = field(default_factory=list)
+
+
+def _is_message(line: bytes) -> bool:
+    """True if ``line`` is meant as a JSON message: its first non-blank byte is ``{``
+    or ``[``.  Other lines (text, blank lines) are ignored by the stray-output rules."""
+    stripped = line.lstrip()
+    return stripped[:1] in (b"{", b"[")
 
 
 class BotProcess:
@@ -195,10 +237,11 @@ class BotProcess:
         self.limits = limits
         self.stats = BotStats()
         self.ready: Ready | None = None
-        self._pending: asyncio.Future[bytes] | None = None
-        self._eof: tuple[Verdict, str] | None = None
+        self._last_act_id = 0
+        self._eof: BotFault | None = None
         self._stderr_path = stderr_path
-        self._reader = asyncio.create_task(self._read_stdout())
+        self._stderr_tail: deque[bytes] = deque()
+        self._stderr_tail_bytes = 0
         self._stderr_task = asyncio.create_task(self._read_stderr())
         self._closed = False
 
@@ -209,16 +252,27 @@ class BotProcess:
         *,
         stderr_path: Path | None = None,
         limits: BotLimits | None = None,
+        sandbox: SandboxPolicy | None = None,
     ) -> BotProcess:
-        """Start the bot process.  Raises :class:`BotFault` (``crash``) if exec fails."""
+        """Start the bot process under ``sandbox`` (default: none).
+
+        Raises :class:`BotFault` (``crash``) if the program cannot be executed.
+        """
         limits = limits or BotLimits()
+        sandbox = sandbox or SandboxPolicy()
         reaper.enable_subreaper()
-        workdir = tempfile.mkdtemp(prefix="referee-bot-")
+        workdir = tempfile.mkdtemp(prefix="bot-", dir=workdir_base())
         token = reaper.new_token()
+        prefix = launcher([(name, value) for name, _, value in limits.rlimits()], sandbox)
+        argv = [*spec.wrapper, *(prefix or []), *spec.argv]
+        if sandbox.mode == "bwrap":
+            prepare_workdir(workdir, sandbox)
+            # Other bots' working directories share the base: hidden where visible.
+            policy = sandbox.hiding([workdir_base()])
+            argv = [*bwrap_prefix(spec.argv, workdir, policy), *argv]
         try:
             process = await asyncio.create_subprocess_exec(
-                *spec.wrapper,
-                *spec.argv,
+                *argv,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
@@ -226,7 +280,7 @@ class BotProcess:
                 env=scrubbed_environment(workdir, token),
                 start_new_session=True,
                 limit=limits.max_line_bytes + 1,
-                preexec_fn=limits.preexec(),
+                preexec_fn=limits.preexec() if prefix is None else None,
             )
         except OSError as exc:
             reaper.retire(token)
@@ -235,45 +289,7 @@ class BotProcess:
         reaper.adopt(process.pid)
         return cls(spec, process, workdir, stderr_path, limits, token)
 
-    # -- reading -----------------------------------------------------------------
-
-    async def _read_stdout(self) -> None:
-        stream = self.process.stdout
-        assert stream is not None
-        try:
-            while True:
-                try:
-                    line = await stream.readuntil(b"\n")
-                except asyncio.IncompleteReadError as exc:
-                    self._set_eof("closed its output" + (" mid-line" if exc.partial else ""))
-                    return
-                except asyncio.LimitOverrunError:
-                    self._set_eof(
-                        f"sent a line longer than {self.limits.max_line_bytes} bytes",
-                        "protocol",
-                    )
-                    return
-                pending = self._pending
-                if pending is not None and not pending.done():
-                    pending.set_result(line)
-                else:
-                    self.stats.unsolicited_lines += 1
-        except (ConnectionError, OSError) as exc:
-            self._set_eof(f"output failed: {exc}")
-
-    def _set_eof(self, why: str, verdict: Verdict = "crash") -> None:
-        self._eof = (verdict, why)
-        pending = self._pending
-        if pending is not None and not pending.done():
-            pending.set_exception(self._eof_fault())
-
-    def _eof_fault(self) -> BotFault:
-        assert self._eof is not None
-        verdict, detail = self._eof
-        code = self.process.returncode
-        if code is not None and verdict == "crash":
-            detail += f" (exit code {code})"
-        return BotFault(verdict, detail)
+    # -- stderr --------------------------------------------------------------------
 
     async def _read_stderr(self) -> None:
         stream = self.process.stderr
@@ -282,6 +298,7 @@ class BotProcess:
         out = open(self._stderr_path, "wb") if self._stderr_path else None  # noqa: SIM115
         try:
             while chunk := await stream.read(65536):
+                self._keep_tail(chunk)
                 room = cap - self.stats.stderr_bytes
                 kept = chunk[: max(room, 0)]
                 self.stats.stderr_bytes += len(kept)
@@ -296,7 +313,98 @@ class BotProcess:
                     out.write(f"\n[referee: {self.stats.stderr_dropped} bytes dropped]\n".encode())
                 out.close()
 
+    def _keep_tail(self, chunk: bytes) -> None:
+        self._stderr_tail.append(chunk[-STDERR_TAIL_BYTES:])
+        self._stderr_tail_bytes += len(self._stderr_tail[-1])
+        while self._stderr_tail_bytes - len(self._stderr_tail[0]) >= STDERR_TAIL_BYTES:
+            self._stderr_tail_bytes -= len(self._stderr_tail.popleft())
+
+    async def stderr_tail(self, lines: int = 5, wait_s: float = 0.5) -> str:
+        """The last ``lines`` non-blank lines the bot wrote to stderr (at most
+        ~500 characters), after waiting up to ``wait_s`` seconds for its stderr to
+        close; ``""`` if it wrote nothing."""
+        if not self._stderr_task.done():
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(self._stderr_task), wait_s)
+        text = b"".join(self._stderr_tail).decode(errors="replace")
+        kept = [line.rstrip() for line in text.splitlines() if line.strip()][-lines:]
+        return " | ".join(kept)[-500:]
+
     # -- requests ----------------------------------------------------------------
+
+    async def _readline(self) -> bytes:
+        stream = self.process.stdout
+        assert stream is not None
+        try:
+            return await stream.readuntil(b"\n")
+        except asyncio.IncompleteReadError as exc:
+            why = "closed its output" + (" mid-line" if exc.partial else "")
+            self._eof = BotFault("crash", why)
+        except asyncio.LimitOverrunError:
+            self._eof = BotFault(
+                "protocol", f"sent a line longer than {self.limits.max_line_bytes} bytes"
+            )
+        except (ConnectionError, OSError) as exc:
+            self._eof = BotFault("crash", f"output failed: {exc}")
+        raise self._eof_fault()
+
+    def _eof_fault(self) -> BotFault:
+        assert self._eof is not None
+        detail = self._eof.detail
+        code = self.process.returncode
+        if code is not None and self._eof.verdict == "crash":
+            detail += f" (exit code {code})"
+        return BotFault(self._eof.verdict, detail)
+
+    def _answer(self, line: bytes, act_id: int | None) -> Ready | ActionReply | None:
+        """Classify one line read while a request is outstanding (``act_id`` ``None``:
+        the ``start`` request).  Returns the answer, or ``None`` for a line the
+        stray-output rules ignore.  Raises :class:`BotFault` (``protocol``)."""
+        if not _is_message(line):
+            self.stats.unsolicited_lines += 1
+            self.stats.last_ignored = line.strip()[:60].decode(errors="replace")
+            return None
+        try:
+            reply = decode_bot_line(line)
+        except ProtocolViolation as exc:
+            raise BotFault("protocol", str(exc)) from None
+        except Exception as exc:  # anything a line can provoke stays the bot's fault
+            raise BotFault("protocol", f"undecodable message: {type(exc).__name__}") from None
+        if isinstance(reply, ActionReply) and act_id is not None and reply.id != act_id:
+            if 0 < reply.id < act_id:
+                # A late or duplicate reply to an earlier act: ignored, never a fault.
+                self.stats.unsolicited_lines += 1
+                self.stats.stale_replies += 1
+                return None
+            raise BotFault("protocol", f"reply id {reply.id} does not match request id {act_id}")
+        return reply
+
+    async def request(self, message: Start | Act, timeout_s: float) -> tuple[Any, float]:
+        """Send ``message``; wait at most ``timeout_s`` seconds for its answer.
+
+        Lines that are not JSON messages (see :func:`_is_message`) and ``action``
+        replies carrying an earlier act's ``id`` are skipped and counted; the first
+        other line is the answer.  Returns ``(decoded answer, elapsed ms)``, elapsed
+        measured from the write to the answer's newline.  Raises :class:`BotFault`:
+        ``timeout``, ``crash`` (EOF or exit), ``protocol`` (oversized, malformed or
+        mismatched message).
+        """
+        if self._eof is not None:
+            raise self._eof_fault()
+        act_id = message.id if isinstance(message, Act) else None
+        data = encode(message)
+        start = time.perf_counter()
+        try:
+            async with asyncio.timeout(timeout_s):
+                await self._send(data)
+                while (reply := self._answer(await self._readline(), act_id)) is None:
+                    pass
+        except TimeoutError:
+            detail = f"no reply within {timeout_s * 1000:.0f} ms"
+            if self.stats.last_ignored:
+                detail += f" (its last ignored stdout line: {self.stats.last_ignored!r})"
+            raise BotFault("timeout", detail) from None
+        return reply, (time.perf_counter() - start) * 1000.0
 
     async def _send(self, data: bytes) -> None:
         stdin = self.process.stdin
@@ -307,50 +415,28 @@ class BotProcess:
         except (ConnectionError, OSError):
             raise BotFault("crash", "its input is closed (the bot exited)") from None
 
-    async def request(self, message: Start | Act, timeout_s: float) -> tuple[Any, float]:
-        """Send ``message`` and wait for one reply line for at most ``timeout_s`` seconds.
-
-        Returns ``(decoded reply, elapsed ms)``, elapsed measured from the write to the
-        reply's newline.  Raises :class:`BotFault`: ``timeout``, ``crash`` (EOF or
-        exit), ``protocol`` (oversized or malformed line).
-        """
-        if self._eof is not None:
-            raise self._eof_fault()
-        loop = asyncio.get_running_loop()
-        self._pending = loop.create_future()
-        start = time.perf_counter()
-        try:
-            await self._send(encode(message))
-            line = await asyncio.wait_for(asyncio.shield(self._pending), timeout_s)
-        except TimeoutError:
-            raise BotFault("timeout", f"no reply within {timeout_s * 1000:.0f} ms") from None
-        finally:
-            self._pending = None
-        elapsed_ms = (time.perf_counter() - start) * 1000.0
-        try:
-            reply = decode_bot_line(line)
-        except ProtocolViolation as exc:
-            raise BotFault("protocol", str(exc)) from None
-        return reply, elapsed_ms
-
     async def handshake(self, start: Start, startup_ms: int) -> Ready:
-        """Send ``start`` and wait for ``ready``; any failure is a ``startup`` fault."""
+        """Send ``start`` and wait for ``ready``; any failure is a ``startup`` fault
+        whose detail ends with the tail of the bot's stderr."""
         try:
             reply, _ = await self.request(start, startup_ms / 1000.0)
+            if not isinstance(reply, Ready):
+                raise BotFault("startup", "answered start with something other than ready")
         except BotFault as fault:
-            raise BotFault("startup", fault.detail) from None
-        if not isinstance(reply, Ready):
-            raise BotFault("startup", "answered start with something other than ready")
+            detail = fault.detail
+            if fault.verdict == "crash":
+                detail = detail.replace("closed its output", "closed its output before answering")
+            tail = await self.stderr_tail(wait_s=0.5 if fault.verdict == "crash" else 0.05)
+            raise BotFault("startup", detail + (f"; stderr: {tail}" if tail else "")) from None
         self.ready = reply
         return reply
 
     async def act(self, act: Act, timeout_s: float) -> tuple[ActionReply, float]:
-        """Send ``act``; return the ``action`` reply and elapsed ms.  Checks the ``id``."""
+        """Send ``act``; return the ``action`` reply and elapsed ms."""
         reply, elapsed = await self.request(act, timeout_s)
         if not isinstance(reply, ActionReply):
             raise BotFault("protocol", f"expected an action message, got {type(reply).__name__}")
-        if reply.id != act.id:
-            raise BotFault("protocol", f"reply id {reply.id} does not match request id {act.id}")
+        self._last_act_id = act.id
         return reply, elapsed
 
     async def tell(self, end: End) -> None:
@@ -387,9 +473,8 @@ class BotProcess:
         reaper.retire(self.token)
         reaper.kill_marked(self.token)
         reaper.kill_orphans()
-        for task in (self._reader, self._stderr_task):
-            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
-                await asyncio.wait_for(task, 1.0)
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(self._stderr_task, 1.0)
         shutil.rmtree(self.workdir, ignore_errors=True)
         return code
 
@@ -400,14 +485,17 @@ class BotProcess:
 
 
 async def spawn_all(
-    specs: Sequence[BotSpec], stderr_dir: Path | None, limits: BotLimits
+    specs: Sequence[BotSpec],
+    stderr_dir: Path | None,
+    limits: BotLimits,
+    sandbox: SandboxPolicy | None = None,
 ) -> list[BotProcess | BotFault]:
     """Spawn every bot concurrently; failures come back as :class:`BotFault` values."""
 
     async def one(seat: int, spec: BotSpec) -> BotProcess | BotFault:
         path = stderr_dir / f"seat{seat}.stderr.log" if stderr_dir else None
         try:
-            return await BotProcess.spawn(spec, stderr_path=path, limits=limits)
+            return await BotProcess.spawn(spec, stderr_path=path, limits=limits, sandbox=sandbox)
         except BotFault as fault:
             return fault
 

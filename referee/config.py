@@ -51,7 +51,8 @@ class BotEntry(msgspec.Struct, forbid_unknown_fields=True):
 class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """A tournament: game, seat count, entrants, schedule shape and clock (ms).
 
-    ``games``, when set, fixes the number of matches instead: rounds are repeated
+    ``games``, when set, fixes the number of matches instead (a config giving both
+    ``games`` and ``rounds`` is rejected by :func:`load_config`): rounds are repeated
     as needed and the schedule is cut after that many matches (a partial last round
     stays seat-balanced only up to the last complete block).
 
@@ -78,6 +79,8 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
     open_files: int | None = None
     max_plies: int = 0
     adjudication: Literal["scores", "draw"] = "scores"
+    sandbox: Literal["auto", "bwrap", "none"] = "auto"
+    network: bool = False
 
     def __post_init__(self) -> None:
         names = [b.name for b in self.bots]
@@ -107,6 +110,12 @@ def load_config(path: str | Path) -> TournamentConfig:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
     try:
-        return msgspec.toml.decode(data, type=TournamentConfig)
+        raw = msgspec.toml.decode(data)
+        if isinstance(raw, dict) and "games" in raw and "rounds" in raw:
+            raise ValueError(
+                "give either 'rounds' (seeds per seating) or 'games' (a fixed number of "
+                "matches), not both"
+            )
+        return msgspec.convert(raw, type=TournamentConfig)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
         raise ConfigError(f"{path}: {exc}") from None

@@ -9,8 +9,6 @@ a second RNG derived from the same seed.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +39,8 @@ from referee.record import (
     ResultLine,
     SeatInfo,
 )
+from referee.rng import KEYED, derive_seed, match_rng
+from referee.sandbox import SandboxPolicy
 
 
 @dataclass
@@ -99,12 +99,6 @@ class MatchOutcome:
         return [s.verdict for s in self.seats]
 
 
-def derive_seed(seed: int, purpose: str) -> int:
-    """A 64-bit seed for ``purpose`` derived from ``seed`` (SHA-256, stable across runs)."""
-    digest = hashlib.sha256(f"{seed}:{purpose}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
 def final_ranks(engine_ranks: Sequence[int], fault_plies: Sequence[int | None]) -> list[int]:
     """Ranks after the forfeit policy: every faulted seat ranks below every clean seat.
 
@@ -149,6 +143,7 @@ async def run_match(
     fsync: bool = True,
     max_plies: int = 0,
     adjudication: Adjudication = "scores",
+    sandbox: SandboxPolicy | None = None,
 ) -> MatchOutcome:
     """Play one match between bot processes, one per seat, to the end.
 
@@ -158,8 +153,10 @@ async def run_match(
     ``max_plies`` (0 = no limit) ends a game that has not finished after that many
     plies (moves and chance outcomes); it is then ranked by ``adjudication`` and its
     reason is ``ply_limit``.  The record (if ``record_path``) is published only when
-    the match is complete.  Raises :class:`referee.engine.OptionError` for a bad seat
-    count and ValueError for a negative ``max_plies``.
+    the match is complete.  ``sandbox`` isolates the bots (default: none); the
+    record's directory and ``log_dir`` are hidden from them.  Raises
+    :class:`referee.engine.OptionError` for a bad seat count and ValueError for a
+    negative ``max_plies``.
     """
     if max_plies < 0:
         raise ValueError(f"max_plies must be 0 (no limit) or positive, not {max_plies}")
@@ -169,8 +166,11 @@ async def run_match(
     options = options if options is not None else game.parse_options({})
     options_json = game.options_dict(options)
     state = game.new_game(len(bots), options)
-    chance_rng = random.Random(derive_seed(seed, "chance"))
-    fallback_rng = random.Random(derive_seed(seed, "fallback"))
+    chance_rng = match_rng(seed, "chance", KEYED)
+    fallback_rng = match_rng(seed, "fallback", KEYED)
+    policy = (sandbox or SandboxPolicy()).hiding(
+        [record_path.parent if record_path else None, log_dir]
+    )
     writer = RecordWriter(record_path, fsync=fsync) if record_path else None
     if log_dir is not None:
         log_dir.mkdir(parents=True, exist_ok=True)
@@ -192,6 +192,8 @@ async def run_match(
                     },
                     max_plies=max_plies,
                     adjudication=adjudication,
+                    chance=KEYED,
+                    sandbox=policy.mode,
                 )
             )
         ply = 0
@@ -203,7 +205,7 @@ async def run_match(
             if writer:
                 writer.write(FaultLine(ply=ply, seat=index, verdict=verdict, detail=detail))
 
-        procs = await spawn_all(bots, log_dir, limits)
+        procs = await spawn_all(bots, log_dir, limits, policy)
         seats.extend(
             _Seat(
                 SeatOutcome(spec.name), None if isinstance(proc, BotFault) else proc, clock.bank_ms
@@ -350,17 +352,12 @@ async def _ask(
                 raise BotFault("illegal", f"index {reply.index} out of range 0..{len(legal) - 1}")
             action = legal[reply.index]
         else:
-            try:
-                action = game.decode_action(reply.action)
-            except IllegalAction as exc:
-                raise BotFault("illegal", str(exc)) from None
-            if action not in legal:
-                raise BotFault(
-                    "illegal",
-                    f"action {msgspec.json.encode(reply.action).decode()[:200]} is not legal",
-                )
+            action = _decode_action(game, reply.action, legal)
     except BotFault as exc:
-        fault(index, exc.verdict, exc.detail)
+        detail = exc.detail
+        if exc.verdict == "crash" and (tail := await seat.bot.stderr_tail()):
+            detail += f"; stderr: {tail}"
+        fault(index, exc.verdict, detail)
         await seat.bot.close(graceful=False)
         return None, 0.0
     outcome = seat.outcome
@@ -368,6 +365,22 @@ async def _ask(
     outcome.total_ms += ms
     outcome.max_ms = max(outcome.max_ms, ms)
     return action, ms
+
+
+def _decode_action(game: Game, raw: Any, legal: list[Any]) -> Any:
+    """The legal action a bot's ``action`` object names.  Raises :class:`BotFault`:
+    ``illegal`` for a well-formed action that is not legal or not of this game,
+    ``protocol`` for an object nothing can be made of (e.g. nested too deeply)."""
+    try:
+        action = game.decode_action(raw)
+        text = "" if action in legal else msgspec.json.encode(raw).decode()[:200]
+    except IllegalAction as exc:
+        raise BotFault("illegal", str(exc)) from None
+    except Exception as exc:  # whatever a bot's object provokes is the bot's fault
+        raise BotFault("protocol", f"unusable action object: {type(exc).__name__}") from None
+    if text:
+        raise BotFault("illegal", f"action {text} is not legal")
+    return action
 
 
 def _broadcast(

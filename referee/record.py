@@ -21,6 +21,7 @@ from typing import Any, Final, Literal
 import msgspec
 
 from referee.protocol import Verdict
+from referee.rng import LEGACY, RngKind
 
 FORMAT: Final = "referee-record/1"
 
@@ -33,7 +34,12 @@ class SeatInfo(msgspec.Struct):
 
 
 class Header(msgspec.Struct, tag_field="type", tag="header"):
-    """First line: what was played, by whom, under which options and clock (ms)."""
+    """First line: what was played, by whom, under which options and clock (ms).
+
+    ``chance`` names the generator of chance outcomes and fallback moves (see
+    :mod:`referee.rng`; records without it used the legacy one); ``sandbox`` the
+    isolation bots ran under (``bwrap`` or ``none``; empty in older records).
+    """
 
     format: str
     game: str
@@ -44,6 +50,8 @@ class Header(msgspec.Struct, tag_field="type", tag="header"):
     clock: dict[str, int] = {}
     max_plies: int = 0
     adjudication: Literal["scores", "draw"] = "scores"
+    chance: RngKind = LEGACY
+    sandbox: str = ""
 
 
 class ChanceLine(msgspec.Struct, tag_field="type", tag="chance"):

@@ -1,0 +1,264 @@
+"""Running each bot in a sandbox of its own (bubblewrap), and the launcher around it.
+
+A sandboxed bot (mode ``bwrap``) runs under ``bwrap`` with:
+
+* its own PID namespace: ``/proc`` shows only the bot's own processes, so it can
+  neither see nor signal the referee or the other bots; when the sandbox's first
+  process ends, the kernel kills everything the bot started (no escape by
+  ``setsid``, double fork or a scrubbed environment);
+* its own mount view: the system directories (``/usr``, ``/etc``, ...), the Python
+  installation and the ``referee`` package read-only, the directory of every file
+  named on its command line read-only, a private ``/tmp``, and its working
+  directory, the only writable place.  Everything else is absent: the run
+  directory, records, logs, the results database, other bots' files.  Output
+  locations of the referee that lie inside a visible directory are hidden under an
+  empty tmpfs;
+* no network (its own empty network namespace) unless the policy allows it; its own
+  IPC and UTS namespaces;
+* when the referee runs as root, the bot runs as ``nobody`` (uid 65534) with no
+  capabilities and ``no_new_privs``; otherwise as the referee's user inside a user
+  namespace;
+* ``--die-with-parent``: if the referee dies, even by SIGKILL, the sandbox dies.
+
+Mode ``none`` runs the bot directly (its own session and process group, a
+parent-death signal, the same resource limits), which is what the ``wrapper``
+option of a config builds on for users with their own sandbox.
+
+Resource limits are applied by util-linux ``prlimit`` and the parent-death signal
+by ``setpriv`` in front of the bot, so the referee spawns without a ``preexec_fn``
+(a plain ``vfork``/``exec``).  Where those programs are missing, :func:`launcher`
+returns ``None`` and the caller falls back to a ``preexec_fn``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final, Literal
+
+import referee
+
+SandboxMode = Literal["auto", "bwrap", "none"]
+"""What a user asks for: the best available sandbox, bubblewrap, or none."""
+
+MODES: Final[tuple[str, ...]] = ("auto", "bwrap", "none")
+
+NOBODY: Final = 65534
+"""The uid and gid a bot runs as when the referee runs as root."""
+
+SYSTEM_DIRS: Final[tuple[str, ...]] = (
+    "/usr",
+    "/etc",
+    "/opt",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+)
+"""Top-level system locations made visible read-only (symlinks kept as symlinks)."""
+
+
+class SandboxError(ValueError):
+    """A requested sandbox mode that cannot be had on this machine (message says why)."""
+
+
+@dataclass(frozen=True)
+class SandboxPolicy:
+    """How bots are isolated: the mode in force (``bwrap`` or ``none``, never ``auto``),
+    whether they may use the network, and paths (the run directory, records, logs)
+    that must stay hidden even where they lie inside a directory a bot may read."""
+
+    mode: Literal["bwrap", "none"] = "none"
+    network: bool = False
+    hidden: tuple[str, ...] = field(default_factory=tuple)
+
+    def hiding(self, paths: Iterable[str | os.PathLike[str] | None]) -> SandboxPolicy:
+        """This policy with more paths hidden (``None`` entries are skipped)."""
+        extra = tuple(str(Path(p).resolve()) for p in paths if p is not None)
+        return SandboxPolicy(self.mode, self.network, self.hidden + extra)
+
+
+def _bwrap_base(network: bool) -> list[str]:
+    argv = [
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--hostname",
+        "bot",
+    ]
+    if not network:
+        argv.append("--unshare-net")
+    if os.geteuid() == 0:
+        # Privileged bwrap: keep only what setpriv needs to drop to nobody.
+        argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        argv.append("--unshare-user")
+    return argv
+
+
+def _system_binds() -> list[str]:
+    argv: list[str] = []
+    for top in SYSTEM_DIRS:
+        if os.path.islink(top):
+            argv += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            argv += ["--ro-bind", top, top]
+    return argv
+
+
+@functools.cache
+def bwrap_problem() -> str | None:
+    """Why bubblewrap cannot sandbox bots here, or ``None`` if it works.
+
+    Runs ``bwrap`` once (per process) with the namespaces bots get; the answer is
+    cached.
+    """
+    if not sys.platform.startswith("linux"):
+        return "bubblewrap needs Linux"
+    exe = shutil.which("bwrap")
+    if exe is None:
+        return "bubblewrap (bwrap) is not installed"
+    for tool in ("setpriv", "prlimit"):
+        if shutil.which(tool) is None:
+            return f"util-linux {tool} is not installed"
+    probe = [exe, *_bwrap_base(False), *_system_binds(), "--proc", "/proc", "--dev", "/dev"]
+    probe += ["--", "true"]
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap does not run: {exc}"
+    if done.returncode != 0:
+        why = done.stderr.decode(errors="replace").strip().splitlines()
+        return f"bwrap cannot create namespaces here: {why[-1] if why else done.returncode}"
+    return None
+
+
+def resolve_mode(requested: str, warn: bool = True) -> Literal["bwrap", "none"]:
+    """The mode in force for ``requested`` (``auto``, ``bwrap`` or ``none``).
+
+    ``auto`` gives ``bwrap`` where it works and otherwise ``none`` with one warning
+    line on stderr (when ``warn``).  Raises :class:`SandboxError` when ``bwrap`` is
+    requested but does not work, or for an unknown mode.
+    """
+    if requested not in MODES:
+        raise SandboxError(f"unknown sandbox mode {requested!r} (choose from {', '.join(MODES)})")
+    if requested == "none":
+        return "none"
+    problem = bwrap_problem()
+    if problem is None:
+        return "bwrap"
+    if requested == "bwrap":
+        raise SandboxError(f"sandbox 'bwrap' requested, but {problem}")
+    if warn:
+        print(
+            f"referee: warning: bots run WITHOUT a sandbox ({problem}); "
+            "install bubblewrap, or pass --sandbox none to silence this",
+            file=sys.stderr,
+        )
+    return "none"
+
+
+def _inside(path: str, roots: Iterable[str]) -> bool:
+    return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
+
+
+def visible_dirs(argv: Sequence[str]) -> list[str]:
+    """Directories a bot with command line ``argv`` may read: the Python installation,
+    the ``referee`` package, the program's directory and that of every argument that
+    names an existing file (or the directory itself), deduplicated, system paths left
+    out (they are visible anyway)."""
+    wanted = [
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        os.path.dirname(os.path.realpath(sys.executable)),
+        os.path.dirname(os.path.abspath(referee.__file__)),
+    ]
+    program = argv[0] if os.path.sep in argv[0] else shutil.which(argv[0])
+    for arg in [program or "", *argv[1:]]:
+        if not os.path.isabs(arg) or not os.path.exists(arg):
+            continue
+        for candidate in {arg, os.path.realpath(arg)}:
+            wanted.append(candidate if os.path.isdir(candidate) else os.path.dirname(candidate))
+    out: list[str] = []
+    for path in sorted({os.path.realpath(p) for p in wanted if p}, key=len):
+        if path == "/" or _inside(path, SYSTEM_DIRS) or _inside(path, out):
+            continue
+        out.append(path)
+    return out
+
+
+def bwrap_prefix(argv: Sequence[str], workdir: str, policy: SandboxPolicy) -> list[str]:
+    """The ``bwrap ... --`` argv prefix that runs ``argv`` in its sandbox.
+
+    ``workdir`` (absolute) is the bot's writable working directory; ``policy.hidden``
+    paths inside a visible directory are covered by an empty tmpfs.
+    """
+    exe = shutil.which("bwrap") or "bwrap"
+    prefix = [exe, *_bwrap_base(policy.network), *_system_binds()]
+    prefix += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+    visible = visible_dirs(argv)
+    # Parents bwrap would create for a bind are private (0700): make them traversable.
+    parents = {
+        str(p) for path in [*visible, workdir] for p in Path(path).parents if str(p) != "/"
+    }
+    parents.discard("/tmp")
+    for parent in sorted(parents, key=len):
+        prefix += ["--perms", "0755", "--dir", parent]
+    for path in visible:
+        prefix += ["--ro-bind", path, path]
+    for hidden in sorted(set(policy.hidden)):
+        if _inside(hidden, visible) and os.path.isdir(hidden):
+            prefix += ["--tmpfs", hidden]
+    prefix += ["--bind", workdir, workdir, "--chdir", workdir, "--"]
+    if os.geteuid() == 0:
+        prefix += [
+            shutil.which("setpriv") or "setpriv",
+            f"--reuid={NOBODY}",
+            f"--regid={NOBODY}",
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--no-new-privs",
+            "--",
+        ]
+    return prefix
+
+
+def prepare_workdir(workdir: str, policy: SandboxPolicy) -> None:
+    """Give the bot's working directory to the uid the bot will run as."""
+    if policy.mode == "bwrap" and os.geteuid() == 0:
+        os.chown(workdir, NOBODY, NOBODY)
+
+
+@functools.cache
+def _tools() -> tuple[str, str] | None:
+    setpriv, prlimit = shutil.which("setpriv"), shutil.which("prlimit")
+    if not sys.platform.startswith("linux") or setpriv is None or prlimit is None:
+        return None
+    return setpriv, prlimit
+
+
+def launcher(limits: Sequence[tuple[str, int]], policy: SandboxPolicy) -> list[str] | None:
+    """The argv prefix that applies resource ``limits`` (``prlimit`` option name,
+    value) and, without a sandbox, a parent-death signal; ``None`` where util-linux
+    is missing (then the caller needs a ``preexec_fn``)."""
+    tools = _tools()
+    if tools is None:
+        return None
+    setpriv, prlimit = tools
+    prefix = [] if policy.mode == "bwrap" else [setpriv, "--pdeathsig", "KILL", "--"]
+    if limits:
+        prefix += [prlimit, *(f"--{name}={value}:{value}" for name, value in limits), "--"]
+    return prefix
