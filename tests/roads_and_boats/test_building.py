@@ -57,8 +57,8 @@ def test_desert_takes_only_roads_and_walls_until_irrigated() -> None:
 
 
 def test_wall_costs_one_two_three_and_demolition() -> None:
-    """Rulebook p14: 1 stone, +2, +3 (6 in all); demolishing costs 2/3/4 boards and
-    leaves neutral tokens; building on neutral tokens is strengthening."""
+    """Rulebook p14: 1 stone, +2, +3 (6 in all) "etc."; demolishing costs one board more
+    than the tokens and leaves neutral tokens."""
     state = building_phase()
     w = state.world
     south, north = area(w, 2, 1), area(w, 2, 2)
@@ -69,16 +69,19 @@ def test_wall_costs_one_two_three_and_demolition() -> None:
         state.apply_action(A.Wall(south, N))
         assert state.walls[edge] == [0, tokens]
         assert loose_names(state, south).count("stone") == left
-    put(state, south, D.STONE, 4)
-    assert A.Wall(south, N) not in state.legal_actions()  # three tokens at most
+    put(state, south, D.STONE, 3)
+    assert A.Wall(south, N) not in state.legal_actions()  # a fourth token costs 4
+    put(state, south, D.STONE, 1)
+    state.apply_action(A.Wall(south, N))  # no maximum: "an additional three ... etc."
+    assert state.walls[edge] == [0, 4]
     state.apply_action(A.DONE)
     add(state, 1, D.DONKEY, north)
-    put(state, north, D.BOARD, 3)
-    assert A.Demolish(north, S) not in state.legal_actions()  # needs 4 boards
+    put(state, north, D.BOARD, 4)
+    assert A.Demolish(north, S) not in state.legal_actions()  # needs 5 boards
     assert A.Wall(north, S) not in state.legal_actions()  # another player's wall
     put(state, north, D.BOARD, 1)
     state.apply_action(A.Demolish(north, S))
-    assert state.walls[edge] == [-1, 3]
+    assert state.walls[edge] == [-1, 4]
     assert loose_names(state, north) == []
 
 
@@ -120,7 +123,9 @@ def test_roads_and_bridges() -> None:
     put(state, left, D.CLAY, 1)
     roads = [a for a in state.legal_actions() if isinstance(a, A.Road)]
     land_sides = {d for d in w.area_sides[right] if w.hexes[w.nbr[h][d]].land}
-    assert {a.side for a in roads} == land_sides == {S, SW}  # NW faces the sea
+    assert land_sides == {S, SW}  # NW faces the sea
+    # and along its bank across the river sides N and SE (p13: parallel roads)
+    assert {(a.side, a.bank) for a in roads} == {(S, -1), (SW, -1), (N, 0), (SE, 1)}
     state.apply_action(A.Road(right, SW))
     assert w.edge_of[h][SW] in state.roads
     bridges = [a for a in state.legal_actions() if isinstance(a, A.Bridge)]

@@ -132,7 +132,7 @@ def test_temple_procedure_examples() -> None:
     """Rulebook p17-18: red prays, blue cashes in; blue, yellow, red choose slots.
     Next phase red cashes in and takes slot 1."""
     red, blue, yellow = 0, 1, 2
-    state = GAME.new_game(3, GAME.parse_options({}))
+    state = GAME.new_game(3, GAME.parse_options({"map_seed": 1}))
     state.apply_chance([red, blue, yellow])
     for seat in list(state.sequence):
         state.apply_action(A.Home(state.legal_actions()[0 if seat != blue else -1].place))
@@ -192,7 +192,7 @@ def test_solo_game_lasts_twenty_turns_with_four_rows_prefilled() -> None:
 
 
 def test_bad_temple_orders_are_rejected() -> None:
-    state = GAME.new_game(3, GAME.parse_options({}))
+    state = GAME.new_game(3, GAME.parse_options({"map_seed": 1}))
     for bad in ([0, 1], [0, 1, 1], ["a", 1, 2], [0, 1, 2.0], {"x": 1}, None):
         with pytest.raises(InvalidChance):
             state.apply_chance(bad)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine import OptionError
+from referee.engine import CHANCE, OptionError
 from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.world import (
@@ -142,9 +142,14 @@ def test_generated_rivers_are_real_tiles_and_some_fork() -> None:
 
 
 def test_default_maps_per_player_count() -> None:
-    names = [GAME.new_game(n, GAME.parse_options({})).world.name for n in (1, 2, 3, 4)]
-    assert names[:2] == ["lord-of-the-ring", "pacific"]
-    assert names[2].startswith("generated-3") and names[3].startswith("generated-4")
+    states = [GAME.new_game(n, GAME.parse_options({})) for n in (1, 2, 3, 4)]
+    assert [s.world.name for s in states[:2]] == ["lord-of-the-ring", "pacific"]
+    for n, state in ((3, states[2]), (4, states[3])):
+        assert state.to_move() == CHANCE and state.step == "map"  # drawn at setup
+        state.apply_chance(77)
+        assert state.world.name == f"generated-{n}-77" and state.step == "setup"
+    pinned = GAME.new_game(3, GAME.parse_options({"map_seed": 5}))
+    assert pinned.step == "setup" and pinned.world.name == "generated-3-5"
 
 
 def test_map_file_option(tmp_path: Path) -> None:

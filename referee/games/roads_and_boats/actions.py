@@ -54,9 +54,32 @@ class Take(Action, frozen=True, tag="take"):
     place: int
 
 
+class Put(Action, frozen=True, tag="put"):
+    """Production: one's own ``transporter`` sets one ``good`` it carries down at
+    ``place``, the area of a building it touches (goods may be exchanged between
+    transporters and the ground during production, rulebook p9).  A good taken in this
+    production is not set down again, so exchanges cannot loop."""
+
+    transporter: int
+    good: str
+    place: int
+
+
+class Borrow(Action, frozen=True, tag="borrow"):
+    """Production or building: ask the owner of another player's ``transporter`` to set
+    one ``good`` it carries down at ``place`` (where the asker has a transporter) for the
+    asker to use (with the owner's permission one may use the goods on their
+    transporters, rulebook p13).  The owner answers in the ``consent`` step."""
+
+    transporter: int
+    good: str
+    place: int
+
+
 class Scrap(Action, frozen=True, tag="scrap"):
     """Production: remove one's own ``transporter`` standing at a transporter factory (to
-    make room under the transporter limit); its cargo is left loose."""
+    make room under the transporter limit, or, in the ``scrap`` step, because a
+    production broke it: rulebook p9); its cargo is left loose."""
 
     transporter: int
 
@@ -142,11 +165,13 @@ class Receive(Action, frozen=True, tag="receive"):
 
 
 class Agree(Action, frozen=True, tag="agree"):
-    """Consent step: allow the pending hand-over or carrying of one's transporter."""
+    """Consent step: allow the pending hand-over, carrying or use of goods of one's
+    transporter."""
 
 
 class Refuse(Action, frozen=True, tag="refuse"):
-    """Consent step: refuse the pending hand-over or carrying of one's transporter."""
+    """Consent step: refuse the pending hand-over, carrying or use of goods of one's
+    transporter."""
 
 
 class Carry(Action, frozen=True, tag="carry"):
@@ -181,10 +206,16 @@ class Build(Action, frozen=True, tag="build"):
 
 
 class Road(Action, frozen=True, tag="road"):
-    """Building: a road from the centre of area ``place`` across side ``side`` (1 stone)."""
+    """Building: a road from the centre of area ``place`` across side ``side`` (1 stone).
+
+    On a side a river flows through, ``bank`` picks the half of the side the road
+    crosses, seen from the hex of ``place``: 0 counter-clockwise of the river (towards
+    side ``side - 1``), 1 clockwise; -1 on a side without a river.
+    """
 
     place: int
     side: int
+    bank: int = -1
 
 
 class Bridge(Action, frozen=True, tag="bridge"):
@@ -239,6 +270,8 @@ RBAction = (
     | Position
     | Produce
     | Take
+    | Put
+    | Borrow
     | Scrap
     | Breed
     | Research

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from referee.engine import Game, OptionError
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.actions import RBAction
-from referee.games.roads_and_boats.options import RBOptions
+from referee.games.roads_and_boats.options import RULE_SETS, RBOptions, upgrade_raw_options
 from referee.games.roads_and_boats.state import RBState, state_from_view
 from referee.games.roads_and_boats.view import RBView
 from referee.games.roads_and_boats.world import (
@@ -19,17 +20,34 @@ from referee.games.roads_and_boats.world import (
 )
 
 
-def resolve_map(options: RBOptions, seats: int) -> World:
-    """The :class:`World` chosen by ``options.map`` for ``seats`` players.
+def map_name(options: RBOptions, seats: int) -> str:
+    """The map ``options.map`` names for ``seats`` players (``auto`` resolved)."""
+    if options.map == "auto":
+        return D.DEFAULT_MAP.get(seats, "generated")
+    return options.map
 
-    Raises :class:`~referee.engine.OptionError` (a ``MapError``) for an unknown name
-    or an invalid map file.
+
+def pinned_seed(options: RBOptions) -> int | None:
+    """The generated map's seed fixed by the options, or None when it is drawn at setup
+    (the ``referee-0.1`` rules always used seed 1)."""
+    if options.map_seed is None and options.legacy:
+        return 1
+    return options.map_seed
+
+
+def resolve_map(options: RBOptions, seats: int, seed: int | None = None) -> World:
+    """The :class:`World` chosen by ``options.map`` for ``seats`` players; a generated
+    map uses ``seed`` (the setup chance outcome) unless ``map_seed`` pins one.
+
+    Raises :class:`~referee.engine.OptionError` (a ``MapError``) for an unknown name,
+    an invalid map file, or a generated map without any seed.
     """
-    name = options.map
-    if name == "auto":
-        name = D.DEFAULT_MAP.get(seats, "generated")
+    name = map_name(options, seats)
     if name == "generated":
-        gen_name, spec = generate_map(seats, options.map_seed)
+        seed = pinned_seed(options) if pinned_seed(options) is not None else seed
+        if seed is None:
+            raise OptionError("roads-and-boats: a generated map needs a seed")
+        gen_name, spec = generate_map(seats, seed)
         return world_from_spec(gen_name, spec)
     if name in D.MAPS:
         return world_from_spec(name, D.MAPS[name][1])
@@ -52,7 +70,8 @@ class RoadsAndBoats(Game[RBOptions]):
     options_type: ClassVar[type[RBOptions]] = RBOptions
 
     def new_game(self, seats: int, options: RBOptions | None = None) -> RBState:
-        """A new match at its setup chance node (the temple draw; solo starts at homes).
+        """A new match at its setup chance node: the generated map's seed when the map
+        is drawn (no ``map_seed``), then the temple draw (solo starts at homes).
 
         Raises OptionError for a bad seat count, map or option value.
         """
@@ -60,7 +79,23 @@ class RoadsAndBoats(Game[RBOptions]):
         options = options or RBOptions()
         if options.solo_turns < 1:
             raise OptionError("roads-and-boats: solo_turns must be at least 1")
+        if map_name(options, seats) == "generated" and pinned_seed(options) is None:
+            return RBState(None, seats, options)  # the map seed is drawn first
         return RBState(resolve_map(options, seats), seats, options)
+
+    def parse_options(self, raw: Mapping[str, Any]) -> RBOptions:
+        """Options from a mapping (see :class:`RBOptions`); a complete options object of
+        referee 0.1.x (an old record header) gets ``rules = "referee-0.1"``.
+
+        Raises OptionError naming a bad key or value.
+        """
+        options = super().parse_options(upgrade_raw_options(dict(raw)))
+        if options.rules not in RULE_SETS:
+            known = ", ".join(RULE_SETS)
+            raise OptionError(f"roads-and-boats: unknown rules {options.rules!r} (known: {known})")
+        if options.wall_limit < 0:
+            raise OptionError("roads-and-boats: wall_limit must be 0 (no limit) or more")
+        return options
 
     def determinize(self, view: RBView, rng: random.Random) -> RBState:
         """The full state behind ``view`` (nothing is hidden; ``rng`` is unused)."""

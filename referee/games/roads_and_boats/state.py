@@ -25,11 +25,24 @@ from referee.games.roads_and_boats.view import (
     TransporterView,
     WallView,
 )
-from referee.games.roads_and_boats.world import DOCK, LAND, RIVER, SEA_PLACE, World
+from referee.games.roads_and_boats.world import (
+    DOCK,
+    LAND,
+    RIVER,
+    SEA_PLACE,
+    World,
+    generate_map,
+    world_from_spec,
+)
 
 STAGES = ("production", "movement", "building", "wonder")
 PRODUCTION, MOVEMENT, BUILDING, WONDER = range(4)
 SETUP = -1
+
+MAP_SEEDS = 2**31
+"""Generated-map seeds are drawn from ``range(MAP_SEEDS)``."""
+UNDRAWN = World("undrawn", "", [])
+"""The empty world of a match whose map is not drawn yet (never built or played on)."""
 
 GOOD_NAMES = D.GOODS
 GOOD_INDEX = D.G
@@ -68,8 +81,8 @@ class Transporter:
 class RBState(State):
     """A Roads & Boats position (see the module docstring)."""
 
-    def __init__(self, world: World, seats: int, options: RBOptions) -> None:
-        self.world = world
+    def __init__(self, world: World | None, seats: int, options: RBOptions) -> None:
+        self.world = world if world is not None else UNDRAWN
         self.options = options
         self.seats = seats
         self.turn = 0
@@ -88,7 +101,7 @@ class RBState(State):
         self.buildings: dict[int, list[int]] = {}  # hex -> [kind, place, owner, used]
         self.bags: dict[int, list[int]] = {}  # mine hex -> [gold, iron]
         self.roads: set[int] = set()
-        self.root: list[int] = list(range(len(world.place_kind)))
+        self.root: list[int] = list(range(len(self.world.place_kind)))
         self.bridges: list[tuple[int, int]] = []
         self.walls: dict[int, list[int]] = {}  # edge -> [owner, strength]
         self.research: list[int] = [0] * seats
@@ -104,11 +117,13 @@ class RBState(State):
         self.mines = 0
         self.herd: list[int] = []  # geese following the moving transporter
         self.breeders: list[list[int]] = []  # [place, seat] donkey pairs that may breed
-        self.offer: A.Give | A.Receive | A.Carry | None = None  # awaiting consent
+        self.offer: A.Give | A.Receive | A.Carry | A.Borrow | None = None  # awaiting consent
         self.refused: list[int] = []  # transporters whose owner refused the mover
         if seats == 1:
             self.wonder = [-1] * D.SOLO_PREFILL
             self.step = "homes"
+        if world is None:
+            self.step = "map"
 
     # ------------------------------------------------------------------ basics
 
@@ -152,7 +167,7 @@ class RBState(State):
         step = self.step
         if step == "over":
             return TERMINAL
-        if step in ("setup", "draw"):
+        if step in ("map", "setup", "draw"):
             return CHANCE
         if step == "consent":
             assert self.offer is not None
@@ -173,8 +188,11 @@ class RBState(State):
     # ------------------------------------------------------------------ chance
 
     def sample_chance(self, rng: random.Random) -> Any:
-        """Setup: a temple order (list of seats, closest first); production: one
-        mine draw per non-empty bag, ``[[hex, "gold"|"iron"], ...]`` (rulebook p8)."""
+        """Setup: the generated map's seed (an int, when no ``map_seed`` pins it), then
+        a temple order (list of seats, closest first); production: one mine draw per
+        non-empty bag, ``[[hex, "gold"|"iron"], ...]`` (rulebook p8)."""
+        if self.step == "map":
+            return rng.randrange(MAP_SEEDS)
         if self.step == "setup":
             order = list(range(self.seats))
             rng.shuffle(order)
@@ -188,7 +206,20 @@ class RBState(State):
         raise InvalidChance("not at a chance node")
 
     def apply_chance(self, outcome: Any) -> None:
-        """Apply a temple order or mine draws; raises InvalidChance when impossible."""
+        """Apply a map seed, a temple order or mine draws; raises InvalidChance when
+        impossible (a temple order where the map seed is due names the rule change)."""
+        if self.step == "map":
+            if type(outcome) is not int or not 0 <= outcome < MAP_SEEDS:
+                raise InvalidChance(
+                    f"expected the generated map's seed (an int below {MAP_SEEDS}), got "
+                    f"{outcome!r}: since referee 0.2 the map is drawn at setup unless "
+                    "option map_seed pins it (records of 0.1 used map_seed=1)"
+                )
+            world = world_from_spec(*generate_map(self.seats, outcome))
+            self.world = world
+            self.root = list(range(len(world.place_kind)))
+            self.step = "homes" if self.seats == 1 else "setup"
+            return
         if self.step == "setup":
             if (
                 not isinstance(outcome, list)
@@ -266,6 +297,7 @@ class RBState(State):
     def _advance(self) -> None:
         """The current decider is finished with the current step."""
         self.actor += 1
+        self.refused = []
         if self.actor < len(self.order()):
             if self.step == "act" and self.stage == WONDER:
                 self.bricks_now = 0
@@ -299,6 +331,7 @@ class RBState(State):
         stage = self.stage
         if stage == PRODUCTION:
             self._auto_process()
+            self._clear_moved()  # the marks of goods taken in production
             self.breeders = []
             self._begin_stage(MOVEMENT)
         elif stage == MOVEMENT:
@@ -498,6 +531,8 @@ class RBState(State):
             btype = D.BUILDINGS[b[0]]
             if btype.kind == D.PRIMARY:
                 continue
+            if b[0] == D.WAGON_FACTORY and not self.options.legacy:
+                continue  # its input set includes a donkey: loose boards are not enough
             place = b[1]
             while b[3] + btype.out_count <= btype.limit:
                 counts = self._loose_count(place)
@@ -585,8 +620,8 @@ class RBState(State):
                 if any(self._free_donkey(t, place) for t in own):
                     out.append(A.Produce(h))
                 continue
-            if not self._may_gain(seat, btype.output):
-                continue
+            # at the transporter limit the production is still offered: the player
+            # then removes one transporter at a factory (the ``scrap`` step, p9)
             if btype.output >= D.RAFT:
                 out.extend(A.Produce(h, p) for p in self.launch_places(h, seat))
             else:
@@ -601,13 +636,21 @@ class RBState(State):
                 for i, name in enumerate(D.RESEARCH):
                     if not self.research[seat] >> i & 1:
                         out.append(A.Research(place, name))
+        bit = 1 << (seat + D.GOOD_BITS)
         for t in self.trans.values():
-            if t.owner != seat or t.carrier >= 0:
+            if t.owner != seat or t.carrier >= 0 or self._carried_by(t) is not None:
                 continue
-            if len(t.cargo) >= D.TRANSPORTERS[t.kind].capacity or self._carried_by(t):
-                continue
-            for p in self.reach(t):
-                out.extend(A.Take(t.id, k, p) for k in _kinds(self.piles.get(p, ())))
+            reach = self.reach(t)
+            if len(t.cargo) < D.TRANSPORTERS[t.kind].capacity:
+                for p in reach:
+                    out.extend(A.Take(t.id, k, p) for k in _kinds(self.piles.get(p, ())))
+            free = _kinds(t.cargo, bit)
+            if free:
+                for p in reach:
+                    b = self.buildings.get(self.world.place_hex[p])
+                    if b is not None and b[1] == p:
+                        out.extend(A.Put(t.id, k, p) for k in free)
+        out.extend(self._borrow_actions(seat, here))
         for place, owner in self.breeders:
             if owner == seat and self._may_gain(seat, D.DONKEY):
                 out.append(A.Breed(place))
@@ -621,10 +664,44 @@ class RBState(State):
                     continue
                 for h in sorted(self.buildings):
                     b = self.buildings[h]
-                    if b[0] in sources and b[1] in here and b[3] == 0:
+                    if b[0] in sources and b[1] in here:
                         out.append(A.Upgrade(h, D.BUILDINGS[target].name))
         out.append(A.DONE)
         return out
+
+    def _borrow_actions(self, seat: int, here: dict[int, list[Transporter]]) -> list[Any]:
+        """``borrow`` offers: goods on other players' free transporters that touch a land
+        area (or oil rig) where ``seat`` has a transporter (rulebook p13)."""
+        out: list[Any] = []
+        w = self.world
+        for u in self.trans.values():
+            if u.owner == seat or u.carrier >= 0 or not u.cargo or u.id in self.refused:
+                continue
+            if self._carried_by(u) is not None:
+                continue
+            goods = _kinds(u.cargo)
+            for p in self.reach(u):
+                if p in here and w.place_kind[p] in (LAND, SEA_PLACE):
+                    out.extend(A.Borrow(u.id, k, p) for k in goods)
+        return out
+
+    def _over_limit(self, seat: int) -> int:
+        """0 within the transporter limit, else which own transporters must go: 1 any,
+        2 land ones, 3 water ones (8 in all, 5 land, 5 water; rulebook p9)."""
+        land, water = self._count_own(seat)
+        if land + water > D.MAX_TRANSPORTERS:
+            return 1
+        if land > D.MAX_LAND:
+            return 2
+        return 3 if water > D.MAX_WATER else 0
+
+    def _excess_scraps(self, seat: int) -> list[Any]:
+        """The ``scrap`` step: own transporters at a transporter factory whose removal
+        brings ``seat`` back towards the limit."""
+        over = self._over_limit(seat)
+        return [
+            A.Scrap(t.id) for t in self._scrappable(seat) if over == 1 or (over == 2) != t.water
+        ]
 
     def _apply_produce(self, seat: int, action: A.Produce) -> None:
         h = action.hex
@@ -654,6 +731,8 @@ class RBState(State):
             del self.trans[donkey.id]
         target = place if btype.output < D.RAFT else action.launch
         self._new_transporter(seat, btype.output, target)
+        if self._over_limit(seat):
+            self.step = "scrap"
 
     def _scrappable(self, seat: int) -> list[Transporter]:
         """Own transporters at a transporter factory that may be removed (rulebook p9)."""
@@ -780,7 +859,12 @@ class RBState(State):
         w = self.world
         c = self.trans[u.carrier]
         if not u.water:
-            return [c.place] if not c.water else self.reach(c)
+            if not c.water:
+                return [c.place]
+            reach = self.reach(c)
+            if self.options.legacy:
+                return reach
+            return [p for p in reach if w.place_kind[p] == LAND]
         if c.water:
             return [c.place]
         h = w.place_hex[c.place]
@@ -811,10 +895,10 @@ class RBState(State):
             for a in w.areas[h]:
                 if self.root[a] != t.place:
                     continue
-                for edge, q in w.land_links[a]:
-                    if edge not in self.roads and not offroad:
+                for cross, q in w.land_links[a]:
+                    if cross not in self.roads and not offroad:
                         continue
-                    if self._blocked(edge, seat):
+                    if self._blocked(w.cross_edge[cross], seat):
                         continue
                     target = self.root[q]
                     if target not in out:
@@ -840,11 +924,11 @@ class RBState(State):
             for a in w.areas[h]:
                 if self.root[a] != t.place:
                     continue
-                for edge, q in w.land_links[a]:
+                for cross, q in w.land_links[a]:
                     if (
                         self.root[q] == to
-                        and edge in self.roads
-                        and not self._blocked(edge, t.owner)
+                        and cross in self.roads
+                        and not self._blocked(w.cross_edge[cross], t.owner)
                     ):
                         road = True
             self.moves_left = self.moves_left - 1 if road else 0
@@ -935,6 +1019,11 @@ class RBState(State):
         h = w.place_hex[place]
         if kind == LAND:
             sides = [d for a in w.areas[h] if self.root[a] == place for d in w.area_sides[a]]
+            # the river sides the area borders: a wall may stand between any two land
+            # hexes, river or not (rulebook p14, the wall example's "F" edges)
+            for d, left, right in w.river_banks[h]:
+                if d not in sides and place in (self.root[left], self.root[right]):
+                    sides.append(d)
             return [d for d in sides if w.nbr[h][d] >= 0], 0
         if kind == RIVER:
             return [d for d in range(6) if w.nbr[h][d] >= 0], 0
@@ -947,6 +1036,7 @@ class RBState(State):
         here = self.presence(seat)
         research = self.research[seat]
         mine_room = self.options.mine_limit <= 0 or self.mines < self.options.mine_limit
+        cap = self.options.most_wall_tokens
         for place in sorted(here):
             own = here[place]
             counts = self.pool(place, own)
@@ -969,11 +1059,9 @@ class RBState(State):
                 for a in w.areas[h]:
                     if self.root[a] != place:
                         continue
-                    for edge, _q in w.land_links[a]:
-                        if edge not in self.roads:
-                            e = w.edges[edge]
-                            side = e[1] if e[0] == h else e[3]
-                            out.append(A.Road(place, side))
+                    for cross, _q in w.land_links[a]:
+                        if cross not in self.roads:
+                            out.append(A.Road(place, *w.crossing_side(h, cross)))
             sides, extra = self._wall_sides(place)
             for d in sides:
                 edge = w.edge_of[h][d]
@@ -982,7 +1070,7 @@ class RBState(State):
                     continue
                 wall = self.walls.get(edge)
                 tokens = wall[1] if wall else 0
-                buildable = (wall is None or wall[0] in (-1, seat)) and tokens < D.MAX_WALL
+                buildable = (wall is None or wall[0] in (-1, seat)) and (cap <= 0 or tokens < cap)
                 if buildable and counts[D.STONE] >= D.wall_build_cost(tokens) + extra:
                     out.append(A.Wall(place, d))
                 demolishable = wall is not None and wall[0] != -1
@@ -998,8 +1086,11 @@ class RBState(State):
                 and self._affordable(counts, D.SHAFT_COST)
             ):
                 out.extend(A.Shaft(h, m) for m in self.mixes(seat))
-        # bridges
+        # bridges (not on deserts before irrigation: only roads and walls, p15)
+        deserts_closed = not self.irrigated and not self.options.bridges_on_deserts
         for h in sorted({w.place_hex[p] for p in here}):
+            if deserts_closed and w.hexes[h].terrain == D.DESERT:
+                continue
             pairs: set[tuple[int, int]] = set()
             for side, left, right in w.river_banks[h]:
                 a, b = sorted((self.root[left], self.root[right]))
@@ -1010,6 +1101,7 @@ class RBState(State):
                     if p in here and self.pool(p, here[p])[D.STONE] >= 1:
                         out.append(A.Bridge(h, side, p))
                         break
+        out.extend(self._borrow_actions(seat, here))
         out.append(A.DONE)
         return out
 
@@ -1112,6 +1204,8 @@ class RBState(State):
             return [A.Position(s) for s in range(1, self.seats + 1) if s not in taken]
         if step == "consent":
             return [A.AGREE, A.REFUSE]
+        if step == "scrap":
+            return self._excess_scraps(seat)
         stage = self.stage
         if stage == PRODUCTION:
             return self._production_actions(seat)
@@ -1191,14 +1285,23 @@ class RBState(State):
                 if (b := self.buildings.get(self.world.place_hex[p])) is not None and b[1] == p
             )
             for g in t.cargo:
-                self._drop(factory, g)
+                self._drop(factory, g & D.GOOD_MASK)
+            if self.step == "scrap" and not self._over_limit(seat):
+                self.step = "act"
         elif isinstance(action, A.Take):
             pile = self.piles[action.place]
             good = GOOD_INDEX[action.good]
             i = next(i for i, g in enumerate(pile) if g & D.GOOD_MASK == good)
-            self.trans[action.transporter].cargo.append(pile.pop(i))
+            # marked as handled by this seat: it is not set down again this production
+            self.trans[action.transporter].cargo.append(pile.pop(i) | 1 << (seat + D.GOOD_BITS))
             if not pile:
                 del self.piles[action.place]
+        elif isinstance(action, A.Put):
+            cargo = self.trans[action.transporter].cargo
+            good = GOOD_INDEX[action.good]
+            bit = 1 << (seat + D.GOOD_BITS)
+            i = next(i for i, g in enumerate(cargo) if g & D.GOOD_MASK == good and not g & bit)
+            self._drop(action.place, cargo.pop(i))
         elif isinstance(action, A.Upgrade):
             self.buildings[action.hex][0] = D.B[action.building]
         elif isinstance(action, A.MoveTransporter):
@@ -1233,6 +1336,9 @@ class RBState(State):
             self.herd.append(pile.pop(i))
             if not pile:
                 del self.piles[action.place]
+        elif isinstance(action, A.Borrow):
+            self.offer = action
+            self.step = "consent"
         elif isinstance(action, A.Give | A.Receive | A.Carry):
             if self.trans[action.transporter].owner == seat:
                 self._apply_offer(action)
@@ -1244,7 +1350,12 @@ class RBState(State):
             assert offer is not None
             self.offer = None
             self.step = "act"
-            if isinstance(action, A.Agree):
+            if isinstance(action, A.Agree) and isinstance(offer, A.Borrow):
+                u = self.trans[offer.transporter]
+                good = GOOD_INDEX[offer.good]
+                i = next(i for i, g in enumerate(u.cargo) if g & D.GOOD_MASK == good)
+                self._drop(offer.place, u.cargo.pop(i) & D.GOOD_MASK)
+            elif isinstance(action, A.Agree):
                 self._apply_offer(offer)
             else:
                 self.refused.append(offer.transporter)
@@ -1258,7 +1369,7 @@ class RBState(State):
         elif isinstance(action, A.Road):
             h = self.world.place_hex[action.place]
             self._take(action.place, self.presence(seat)[action.place], D.STONE, 1)
-            self.roads.add(self.world.edge_of[h][action.side])
+            self.roads.add(self.world.crossing(h, action.side, action.bank))
         elif isinstance(action, A.Bridge):
             self._apply_bridge(seat, action)
         elif isinstance(action, A.Wall | A.Demolish):
@@ -1363,7 +1474,12 @@ class RBState(State):
                 for h, b in sorted(self.buildings.items())
             ],
             piles=[PileView(p, g[:]) for p, g in sorted(self.piles.items())],
-            roads=sorted(self.roads),
+            roads=sorted(c for c in self.roads if c < len(self.world.edges)),
+            bank_roads=[
+                [self.world.cross_edge[c], (c - len(self.world.edges)) % 2]
+                for c in sorted(self.roads)
+                if c >= len(self.world.edges)
+            ],
             bridges=[[h, s] for h, s in self.bridges],
             walls=[WallView(e, o, s) for e, (o, s) in sorted(self.walls.items())],
             research=[[n for i, n in enumerate(names) if r >> i & 1] for r in self.research],
@@ -1430,7 +1546,7 @@ def state_from_view(world: World, options: RBOptions, seats: int, view: RBView) 
         if bv.kind == "mine":
             s.bags[bv.hex] = [bv.bag_gold, bv.bag_iron]
     s.piles = {pv.place: pv.goods[:] for pv in view.piles}
-    s.roads = set(view.roads)
+    s.roads = set(view.roads) | {len(world.edges) + 2 * e + half for e, half in view.bank_roads}
     s.walls = {wv.edge: [wv.owner, wv.strength] for wv in view.walls}
     s.research = [sum(1 << D.RESEARCH.index(n) for n in r) for r in view.research]
     s.fresh = [sum(1 << D.RESEARCH.index(n) for n in r) for r in view.fresh]

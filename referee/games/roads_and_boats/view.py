@@ -12,7 +12,7 @@ from __future__ import annotations
 import msgspec
 
 from referee.engine import View
-from referee.games.roads_and_boats.actions import Carry, Give, Receive
+from referee.games.roads_and_boats.actions import Borrow, Carry, Give, Receive
 from referee.games.roads_and_boats.options import RBOptions
 
 
@@ -64,7 +64,9 @@ class RBView(View, kw_only=True):
     """What a seat sees (everything; see the module docstring for encodings).
 
     ``stage`` is production/movement/building/wonder (or ``setup``); ``step`` is
-    setup/homes/draw/request/pray/position/act/over.  ``temple`` lists seats from
+    map/setup/homes/draw/request/pray/position/act/
+    consent/scrap/over (``scrap``: the seat must remove transporters after a production
+    broke the transporter limit).  ``temple`` lists seats from
     the figure closest to the temple; ``sequence`` lists seats in acting order.
     ``actor`` indexes the current list of the step.  ``active`` is
     ``[transporter, moves_left, steps]`` of the moving transporter or ``[-1, 0, 0]``;
@@ -72,7 +74,10 @@ class RBView(View, kw_only=True):
     that may still breed this production; ``offer`` is the hand-over or carrying that
     awaits its owner's consent (``step`` = consent), ``refused`` the transporters whose
     owners refused the moving transporter.
-    ``wonder`` lists brick owners bottom row first (-1 neutral).
+    ``wonder`` lists brick owners bottom row first (-1 neutral).  ``roads`` lists the
+    edges with a road; ``bank_roads`` the roads along a river as ``[edge, half]``
+    (half 0: the half of the edge nearer the corner between sides ``d - 1`` and ``d``
+    of the edge's first hex, see :mod:`world`).
     """
 
     seat: int
@@ -94,6 +99,7 @@ class RBView(View, kw_only=True):
     buildings: list[BuildingView]
     piles: list[PileView]
     roads: list[int]
+    bank_roads: list[list[int]] = msgspec.field(default_factory=list)
     bridges: list[list[int]]
     walls: list[WallView]
     research: list[list[str]]
@@ -107,5 +113,5 @@ class RBView(View, kw_only=True):
     mines: int
     herd: list[int]
     breeders: list[list[int]]
-    offer: Give | Receive | Carry | None
+    offer: Give | Receive | Carry | Borrow | None
     refused: list[int]

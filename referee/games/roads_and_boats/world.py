@@ -14,9 +14,14 @@ Everything that can hold a transporter or goods is a **place**, numbered densely
 * ``SEA`` – a sea hex (boats; goods only on an oil rig);
 * ``DOCK`` – a coastline between a land area and an adjacent sea hex (docked boats).
 
-Hex sides shared by two hexes are **edges** (numbered), the home of roads and walls.
-A :class:`World` is immutable and cached per map; bridges (which merge areas) are
-state, not world.
+Hex sides shared by two hexes are **edges** (numbered), the home of walls.  Land
+transporters and roads use **crossings**: crossing ``e`` is the whole edge ``e`` when
+no river flows through it; an edge between two land hexes that a river flows through
+has two crossings, one per bank: ``len(edges) + 2 * e + half``, where half 0 is the
+half of the edge nearer the corner between sides ``d - 1`` and ``d`` of the edge's
+first hex (``edges[e] = (hex, d, ...)``) and half 1 the other (rulebook: parallel
+roads may run on both banks).  A :class:`World` is immutable and cached per map;
+bridges (which merge areas) are state, not world.
 """
 
 from __future__ import annotations
@@ -118,6 +123,7 @@ class World:
     docks_of_area: list[list[int]] = field(default_factory=list)
     river_banks: list[list[tuple[int, int, int]]] = field(default_factory=list)
     shore: list[bool] = field(default_factory=list)
+    cross_edge: list[int] = field(default_factory=list)
 
     def build(self) -> None:
         """Derive every table from ``hexes``; raises :class:`MapError` if invalid."""
@@ -265,6 +271,8 @@ class World:
                 docks_at.setdefault((self.place_hex[q], self.place_dir[q]), []).append(q)
         self.land_links = [[] for _ in range(count)]
         self.boat_links = [[] for _ in range(count)]
+        n_edges = len(self.edges)
+        self.cross_edge = list(range(n_edges)) + [e for e in range(n_edges) for _ in (0, 1)]
         for p in range(count):
             kind, i = self.place_kind[p], self.place_hex[p]
             if kind == LAND:
@@ -273,6 +281,20 @@ class World:
                     if j >= 0 and self.hexes[j].land:
                         q = self.area_of_side[j][(d + 3) % 6]
                         self.land_links[p].append((self.edge_of[i][d], q))
+                for d, left, right in self.river_banks[i]:
+                    j = self.nbr[i][d]
+                    if not self.hexes[j].land:
+                        continue  # a river mouth: no land beyond
+                    back = (d + 3) % 6
+                    far_left, far_right = next(
+                        (lf, rt) for side, lf, rt in self.river_banks[j] if side == back
+                    )
+                    # the near bank counter-clockwise of d meets the far bank clockwise of
+                    # the opposite side, and the other way round
+                    if left == p:
+                        self.land_links[p].append((self.crossing(i, d, 0), far_right))
+                    if right == p:
+                        self.land_links[p].append((self.crossing(i, d, 1), far_left))
             elif kind == RIVER:
                 for d in self.hexes[i].rivers:
                     j = self.nbr[i][d]
@@ -300,6 +322,27 @@ class World:
                 )
 
     # --- queries -------------------------------------------------------------
+
+    def crossing(self, h: int, d: int, bank: int = -1) -> int:
+        """Crossing id of side ``d`` of hex ``h``: the edge id for ``bank`` -1, else the
+        half of a river edge counter-clockwise (``bank`` 0, towards side ``d - 1``) or
+        clockwise (1, towards side ``d + 1``) of the river, as seen from hex ``h``."""
+        e = self.edge_of[h][d]
+        if bank < 0:
+            return e
+        first = self.edges[e][0] == h
+        return len(self.edges) + 2 * e + (bank if first else 1 - bank)
+
+    def crossing_side(self, h: int, c: int) -> tuple[int, int]:
+        """``(side, bank)`` of crossing ``c`` seen from hex ``h`` (inverse of
+        :meth:`crossing`; bank -1 for a whole edge)."""
+        e = self.cross_edge[c]
+        a, da, _b, db = self.edges[e]
+        side = da if a == h else db
+        if c < len(self.edges):
+            return side, -1
+        half = (c - len(self.edges)) % 2
+        return side, half if a == h else 1 - half
 
     def land_hexes(self) -> list[int]:
         """Indices of all land hexes."""
