@@ -41,6 +41,7 @@ from referee.tournament import (
     load_run,
     run_tournament,
 )
+from referee.viewer.command import view as view_command
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -476,6 +477,7 @@ def check_bot_command(
 
 
 main.add_command(regress)
+main.add_command(view_command)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,79 @@
+"""Navegador's drawing for the replay viewer (see :mod:`referee.viewer.render`).
+
+Navegador has no private information besides face-down colony tiles, which no state
+holds before they are drawn, so every perspective shows the same :class:`NavegadorView`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine import State
+from referee.games.navegador import data as D
+from referee.viewer.render import GameRenderer, generic_action
+
+
+class NavegadorRenderer(GameRenderer):
+    """Frames are :class:`NavegadorView` fields; the chart shows VP if the game ended now."""
+
+    progress_label = "VP (if the game ended now)"
+
+    def static(self, state: State) -> dict[str, Any]:
+        """Board tables: regions and borders, market prices, rondel, building costs."""
+        return {
+            "goods": list(D.GOODS),
+            "regions": list(D.REGIONS),
+            "borders": [list(b) for b in D.BORDERS],
+            "market_price": [list(r) for r in D.MARKET_PRICE],
+            "market_revenue": list(D.MARKET_REVENUE),
+            "rondel": list(D.RONDEL),
+            "buildings": list(D.BUILDINGS),
+            "building_costs": [list(r) for r in D.BUILDING_COSTS],
+            "columns": list(D.COLUMNS),
+            "privilege_coins": [list(r) for r in D.PRIVILEGE_COINS],
+        }
+
+    def progress(self, state: State, seat: int | None) -> list[float]:
+        """Each player's ``score`` (public: VP if the game ended now)."""
+        return [float(p.score) for p in state.view(0).players]
+
+    def describe_action(self, action: Any) -> str:
+        """Navegador moves in words."""
+        kind = action.get("kind") if isinstance(action, dict) else None
+        if kind == "rondel":
+            space = action["space"]
+            name = D.RONDEL[space] if 0 <= space < len(D.RONDEL) else space
+            return f"moves to {name} (space {space})"
+        if kind == "card":
+            return "plays the Navegador card"
+        if kind == "scrap":
+            return f"scraps a ship in {action['region']}"
+        if kind == "sail":
+            return f"sails {action['src']} → {action['dst']}"
+        if kind == "found":
+            return f"founds a colony in {action['region']}"
+        if kind in ("sell", "process"):
+            verb = "sells" if kind == "sell" else "processes"
+            return f"{verb} {action['count']} {action['good']}"
+        if kind == "build":
+            return f"builds a {action['building']}"
+        if kind == "hire":
+            return f"hires {action['count']} workers"
+        if kind == "launch":
+            return f"builds {action['count']} ships"
+        if kind == "privilege":
+            return f"takes a {action['column']} privilege"
+        if kind == "king":
+            return f"claims the King's privilege ({action['column']})"
+        if kind == "done":
+            return "ends the action"
+        return generic_action(action)
+
+    def describe_chance(self, outcome: Any) -> str:
+        """Tile reveals and other draws."""
+        if isinstance(outcome, list):
+            return "tiles revealed: " + ", ".join(str(x) for x in outcome)
+        return f"chance: {outcome}"
+
+
+RENDERER = NavegadorRenderer()

@@ -1,0 +1,115 @@
+"""Assemble one self-contained viewer page (inline CSS, scripts and data; no network).
+
+The embedded data (``<script type="application/json" id="referee-data">``) holds, per
+perspective, a *stream* of frames as :mod:`referee.viewer.delta` operations: the first
+perspective's frames are diffs against the previous ply; other perspectives' frames are
+diffs against the first perspective's frame at the same ply (a seat view differs from
+the omniscient one only where secrets are hidden), written as ``0`` when they repeat the
+previous ply's operations, so a 5-seat game costs little more
+than one stream.  A ``--seat K`` page embeds only seat K's stream, moves and chart.
+"""
+
+from __future__ import annotations
+
+import html
+from importlib import resources
+from typing import Any
+
+import msgspec
+
+from referee.viewer import delta
+from referee.viewer.render import SEAT_COLORS, GameRenderer
+from referee.viewer.timeline import Timeline, key
+
+
+def _asset(name: str) -> str:
+    return resources.files("referee.viewer").joinpath("assets", name).read_text("utf-8")
+
+
+def encode_streams(timeline: Timeline) -> dict[str, Any]:
+    """The frames of every perspective as delta streams (see the module docstring)."""
+    keys = [key(p) for p in timeline.perspectives]
+    first = keys[0]
+    base_frames = timeline.frames[first]
+    ops: list[list[delta.Op]] = []
+    previous: Any = None
+    for frame in base_frames:
+        ops.append([[[], frame]] if previous is None else delta.diff(previous, frame))
+        previous = frame
+    streams: dict[str, Any] = {first: {"base": None, "ops": ops}}
+    for k in keys[1:]:
+        relative: list[Any] = []
+        last: list[delta.Op] | None = None
+        for b, f in zip(base_frames, timeline.frames[k], strict=True):
+            now = delta.diff(b, f)
+            relative.append(0 if now == last else now)
+            last = now
+        streams[k] = {"base": first, "ops": relative}
+    return streams
+
+
+def payload(timeline: Timeline, renderer: GameRenderer) -> dict[str, Any]:
+    """The JSON object a page embeds (everything the page script reads)."""
+    keys = [key(p) for p in timeline.perspectives]
+    first = keys[0]
+    header, result = timeline.header, timeline.result
+    moves = [[e.ply, e.kind, e.seat, e.text[first], int(e.fallback)] for e in timeline.entries]
+    overrides = {
+        k: {str(i): e.text[k] for i, e in enumerate(timeline.entries) if e.text[k] != e.text[first]}
+        for k in keys[1:]
+    }
+    progress: dict[str, Any] = {first: timeline.progress[first]}
+    for k in keys[1:]:
+        same = timeline.progress[k] == timeline.progress[first]
+        progress[k] = None if same else timeline.progress[k]
+    only_seat = timeline.perspectives[0] if len(keys) == 1 else None
+    return {
+        "game": header.game,
+        "title": renderer_title(header.game),
+        "match": header.match,
+        "options": header.options,
+        "seats": [s.name for s in header.seats],
+        "colors": list(SEAT_COLORS[: len(header.seats)]),
+        "plies": timeline.plies,
+        "perspectives": keys,
+        "only_seat": only_seat,
+        "streams": encode_streams(timeline),
+        "moves": moves,
+        "overrides": overrides,
+        "progress": progress,
+        "progress_label": renderer.progress_label,
+        "static": timeline.static,
+        "result": {
+            "scores": result.scores,
+            "ranks": result.ranks,
+            "verdicts": list(result.verdicts),
+            "reason": result.reason,
+        },
+    }
+
+
+def renderer_title(game: str) -> str:
+    """The human title of ``game``."""
+    from referee.games import get_game
+
+    return get_game(game).title
+
+
+def render_page(timeline: Timeline, renderer: GameRenderer) -> str:
+    """The complete HTML text of a viewer page."""
+    data = msgspec.json.encode(payload(timeline, renderer)).replace(b"</", b"<\\/").decode()
+    seat_note = ""
+    if len(timeline.perspectives) == 1 and timeline.perspectives[0] is not None:
+        seat_note = f" (seat {timeline.perspectives[0]}'s view)"
+    title = html.escape(
+        f"{renderer_title(timeline.header.game)} {timeline.header.match}{seat_note}"
+    )
+    script = renderer.script_text().replace("</script", "<\\/script")
+    return (
+        _asset("viewer.html")
+        .replace("{{title}}", title)
+        .replace("{{css}}", _asset("viewer.css"))
+        .replace("{{core}}", _asset("viewer.js"))
+        .replace("{{game}}", script)
+        .replace("{{data}}", data)
+    )
