@@ -25,9 +25,15 @@ lint: setup
 	$(BIN)/ruff format --check referee bots tests benchmarks
 	$(BIN)/mypy
 
-## A real round-robin tournament of the bundled bots at Manila.
+## A real round-robin tournament of the bundled bots at Manila, in a fresh
+## run directory every time (runs/manila-demo-<date>-<time>-<pid>).
+DEMO_CONFIG ?= tournaments/manila.toml
+RUNS        ?= runs
 demo: setup
-	$(BIN)/referee tournament tournaments/manila.toml --out runs/manila-demo --concurrency 2
+	@out="$(RUNS)/manila-demo-$$(date +%Y%m%d-%H%M%S)-$$$$"; \
+	echo "demo run directory: $$out"; \
+	$(BIN)/referee tournament $(DEMO_CONFIG) --out "$$out" --concurrency 2 && \
+	echo "tables again: $(BIN)/referee results $$out"
 
 ## Engine and referee benchmarks (not tests).
 bench: setup

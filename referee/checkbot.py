@@ -2,8 +2,10 @@
 
 Plays a few quick matches of the bot against the bundled random bot, with the bot
 in every seat in turn, and reports in plain words what a tournament would punish:
-faults (with the referee's detail), moves slower than a threshold, lines printed
-while no answer was due, and stderr beyond the cap.  Clean means none of these.
+faults (with the referee's detail and the last lines the bot wrote on stderr) and
+lines printed while no answer was due.  Clean means none of these.  Slow moves that
+stayed within the clock are reported as notes against the move time, never as
+problems: on a loaded machine a clean bot can be slow once without being at fault.
 """
 
 from __future__ import annotations
@@ -16,13 +18,19 @@ from pathlib import Path
 
 from referee.bot import BotSpec
 from referee.engine import Game
-from referee.match import Clock, MatchOutcome, run_match
+from referee.match import Clock, MatchOutcome, SeatOutcome, run_match
 from referee.replay import replay
 
 RANDOM_BOT = Path(__file__).resolve().parents[1] / "bots" / "random_bot.py"
 
+STDERR_TAIL_LINES = 8
+"""How many of the bot's last stderr lines a problem shows."""
+
+STDERR_TAIL_BYTES = 4096
+"""At most this many bytes from the end of the stderr log are read for the tail."""
+
 EXPLAIN = {
-    "startup": "did not answer 'start' with a 'ready' line in time",
+    "startup": "did not answer 'start' with a 'ready' line",
     "timeout": "did not answer an 'act' within the move time and bank",
     "crash": "exited or closed its output during the match",
     "protocol": "sent a line that is not a valid protocol message",
@@ -32,7 +40,11 @@ EXPLAIN = {
 
 @dataclass
 class CheckReport:
-    """Findings of :func:`check_bot`: ``problems`` make it unclean, ``notes`` inform."""
+    """Findings of :func:`check_bot`: ``problems`` make it unclean, ``notes`` inform.
+
+    Each problem is one headline, optionally followed by indented lines (the tail of
+    the bot's stderr).  ``max_ms`` is the slowest move in milliseconds.
+    """
 
     matches: int = 0
     moves: int = 0
@@ -45,8 +57,46 @@ class CheckReport:
         return not self.problems
 
 
+def explain_fault(seat: SeatOutcome, clock: Clock) -> str:
+    """The plain-words reading of a faulted seat: what went wrong and how.
+
+    A start-up fault that was not a time-out says the bot closed its output before
+    answering, rather than that it did not answer in time.
+    """
+    # The stderr tail is shown on lines of its own, so it is cut from the detail.
+    detail = seat.detail.split("; stderr:")[0].strip()
+    if seat.verdict == "startup":
+        if detail.startswith(("closed its output", "its input is closed")):
+            rest = detail.removeprefix("closed its output").removeprefix("its input is closed")
+            rest = rest.strip().removeprefix("before answering").strip()
+            return (
+                "closed its output before answering 'start' with a 'ready' line"
+                + (f" {rest}" if rest else "")
+                + "; usually the program failed to start (see its stderr)"
+            )
+        if detail.startswith("no reply within"):
+            return f"did not answer 'start' with a 'ready' line within {clock.startup_ms} ms"
+        return f"{EXPLAIN['startup']} ({detail})"
+    return f"{EXPLAIN.get(seat.verdict, seat.verdict)} ({detail})"
+
+
+def stderr_tail(path: Path, lines: int = STDERR_TAIL_LINES) -> list[str]:
+    """The last ``lines`` non-empty lines of a stderr log ([] if missing or empty)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            size = f.tell()
+            f.seek(max(0, size - STDERR_TAIL_BYTES))
+            data = f.read()
+    except OSError:
+        return []
+    text = data.decode("utf-8", errors="replace")
+    kept = [line.rstrip() for line in text.splitlines() if line.strip()]
+    return kept[-lines:]
+
+
 async def _matches(
-    game: Game, argv: list[str], seats: int, rounds: int, clock: Clock, workdir: Path
+    game: Game, argv: list[str], seats: int, rounds: int, clock: Clock, workdir: Path, logs: Path
 ) -> list[tuple[int, MatchOutcome]]:
     random_argv = [sys.executable, str(RANDOM_BOT)]
     played = []
@@ -64,7 +114,7 @@ async def _matches(
                 clock=clock,
                 match_id=match_id,
                 record_path=workdir / f"{match_id}.jsonl",
-                log_dir=workdir / match_id,
+                log_dir=logs / match_id,
                 fsync=False,
             )
             played.append((seat, outcome))
@@ -79,11 +129,15 @@ def check_bot(
     rounds: int = 1,
     clock: Clock | None = None,
     slow_ms: float | None = None,
+    logs: Path | None = None,
 ) -> CheckReport:
     """Play ``rounds`` x ``seats`` matches with the bot in each seat; report findings.
 
-    ``slow_ms`` (default: half of ``clock.move_ms``) is the move time above which a
-    move is reported as slow.
+    ``slow_ms`` (default: half of ``clock.move_ms``) is the move time (ms) above
+    which a match's slowest move is noted; only an actual time-out is a problem.
+    ``logs``: keep the bots' stderr logs there (``logs/check-R-S/seatK.stderr.log``)
+    instead of a temporary folder.  Raises :class:`referee.engine.OptionError` for a
+    bad seat count.
     """
     clock = clock or Clock(startup_ms=10_000, move_ms=1000, bank_ms=0)
     seats = seats or game.min_seats
@@ -91,27 +145,36 @@ def check_bot(
     slow = slow_ms if slow_ms is not None else clock.move_ms / 2
     report = CheckReport()
     with tempfile.TemporaryDirectory(prefix="referee-check-") as tmp:
-        played = asyncio.run(_matches(game, argv, seats, rounds, clock, Path(tmp)))
+        log_root = logs if logs is not None else Path(tmp) / "logs"
+        played = asyncio.run(_matches(game, argv, seats, rounds, clock, Path(tmp), log_root))
         for seat, outcome in played:
             report.matches += 1
             mine = outcome.seats[seat]
             report.moves += mine.moves
             report.max_ms = max(report.max_ms, mine.max_ms)
             where = f"match {outcome.match} (seat {seat})"
+            tail = stderr_tail(log_root / outcome.match / f"seat{seat}.stderr.log")
+            found: list[str] = []
             if mine.verdict != "ok":
-                report.problems.append(
-                    f"{where}: {mine.verdict} at ply {mine.fault_ply}: {EXPLAIN[mine.verdict]} "
-                    f"({mine.detail})"
-                )
-            if mine.max_ms > slow:
-                report.problems.append(
-                    f"{where}: slowest move took {mine.max_ms:.0f} ms, over the {slow:.0f} ms "
-                    f"warning line (move time {clock.move_ms} ms)"
+                found.append(
+                    f"{where}: {mine.verdict} at ply {mine.fault_ply}: {explain_fault(mine, clock)}"
                 )
             if mine.unsolicited_lines:
-                report.problems.append(
+                found.append(
                     f"{where}: printed {mine.unsolicited_lines} line(s) on stdout while no "
                     "answer was due (use stderr for logging)"
+                )
+            for headline in found:
+                if tail:
+                    headline += "\n    last lines of its stderr:\n" + "\n".join(
+                        f"    | {line}" for line in tail
+                    )
+                report.problems.append(headline)
+            if mine.verdict == "ok" and mine.max_ms > slow:
+                report.notes.append(
+                    f"{where}: slowest move took {mine.max_ms:.0f} ms of the {clock.move_ms} ms "
+                    f"move time ({100 * mine.max_ms / clock.move_ms:.0f}%, bank "
+                    f"{clock.bank_ms} ms); within the clock, but close on a loaded machine"
                 )
             if mine.stderr_dropped:
                 report.notes.append(

@@ -29,16 +29,24 @@ from referee.config import ConfigError, load_config
 from referee.engine import GameError
 from referee.games import UnknownGame, all_games, get_game
 from referee.match import Adjudication, Clock, run_match
+from referee.preflight import check_script_paths, check_writable_file, display_stem
 from referee.record import RecordError
 from referee.regress import regress
 from referee.replay import replay as replay_record
 from referee.resultsdb import MatchRow, ResultsDB
-from referee.standings import pairwise, pairwise_data, seat_advantage, standings
+from referee.standings import (
+    display_standings,
+    pairwise,
+    pairwise_data,
+    seat_advantage,
+    standings,
+)
 from referee.tournament import (
     TournamentError,
     create_run,
     dask_executor,
     load_run,
+    plan_run,
     run_tournament,
 )
 from referee.viewer.command import view as view_command
@@ -187,7 +195,11 @@ def play(
     if names and len(names) != len(bots):
         raise click.BadParameter("give one --name per --bot", param_hint="--name")
     labels = list(names) or [_short_name(b, i) for i, b in enumerate(bots)]
+    for b in bots:
+        check_script_paths(b)
     specs = [BotSpec(n, resolve_command(b), b) for n, b in zip(labels, bots, strict=True)]
+    if record is not None:
+        check_writable_file(record, "--record")
     seed = seed if seed is not None else secrets.randbits(63)
     outcome = asyncio.run(
         run_match(
@@ -207,6 +219,7 @@ def play(
         {
             "seat": i,
             "bot": s.name,
+            "ready name": s.bot_name or "-",
             "score": outcome.scores[i],
             "rank": outcome.ranks[i],
             "verdict": s.verdict,
@@ -223,14 +236,25 @@ def play(
 
 
 def _short_name(command: str, seat: int) -> str:
-    stem = Path(command.split()[-1]).stem if command.split() else "bot"
-    return f"{stem}#{seat}"
+    """``SCRIPT#SEAT``: the bot's script name (or program name) and its seat."""
+    return f"{display_stem(command)}#{seat}"
 
 
 @main.command()
 @click.argument("record", type=click.Path(path_type=Path))
-@click.option("--seat", type=int, default=None, help="Print what this seat was shown.")
-@click.option("--at", "at_ply", type=int, default=None, help="Print the full state at this ply.")
+@click.option(
+    "--seat",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Print what this seat (0-based) was shown.",
+)
+@click.option(
+    "--at",
+    "at_ply",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Print the full state before this ply (0 .. number of plies).",
+)
 @click.option(
     "--unchecked-chance",
     is_flag=True,
@@ -243,6 +267,11 @@ def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance:
     Chance outcomes and fallback moves are re-drawn from the seed in the result line.
     """
     result = replay_record(record, seat=seat, at_ply=at_ply, unchecked_chance=unchecked_chance)
+    seats = len(result.header.seats)
+    if seat is not None and seat >= seats:
+        raise ValueError(f"--seat {seat}: {record} has seats 0-{seats - 1}")
+    if at_ply is not None and at_ply > result.plies:
+        raise ValueError(f"--at {at_ply}: {record} has plies 0-{result.plies}")
     encode = msgspec.json.encode
     if seat is not None:
         for shown in result.shown:
@@ -293,6 +322,14 @@ def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance:
     metavar="S",
     help="Print live standings to stderr every S seconds (0: never).",
 )
+@click.option(
+    "--progress-every",
+    type=click.FloatRange(min=0),
+    default=5.0,
+    show_default=True,
+    metavar="S",
+    help="When stderr is not a terminal: a progress line at most every S seconds.",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar and no live standings.")
 @format_option
 @clean_errors
@@ -304,6 +341,7 @@ def tournament(
     executor: str,
     scheduler: str | None,
     standings_every: float,
+    progress_every: float,
     quiet: bool,
     fmt: str,
 ) -> None:
@@ -312,22 +350,35 @@ def tournament(
     Ctrl-C stops cleanly (running matches are ended and their bots killed; finished
     matches stay recorded); continue later with --resume DIR.
     """
+    if executor == "dask" and not scheduler:
+        raise click.UsageError("--executor dask needs --scheduler ADDRESS")
+    if executor != "dask" and scheduler:
+        raise click.UsageError("--scheduler needs --executor dask")
     if resume is not None:
         if config is not None:
             raise click.UsageError("give either CONFIG or --resume DIR, not both")
         out = resume
         manifest = load_run(out)
+        for argv in manifest.argv:
+            check_script_paths(argv)
     else:
         if config is None:
             raise click.UsageError("missing CONFIG (or --resume DIR)")
         cfg = load_config(config)
+        for entry in cfg.bots:
+            check_script_paths(entry.command, config.parent)
         out = out or Path("runs") / cfg.name
-        manifest = create_run(cfg, config.parent, out)
-    pool = None
-    if executor == "dask":
-        if not scheduler:
-            raise click.UsageError("--executor dask needs --scheduler ADDRESS")
-        pool = dask_executor(scheduler)
+        plan_run(cfg, config.parent, out)  # every check of create_run, nothing written
+    # Connect before anything is written, so a failed start leaves no half-made run.
+    pool = dask_executor(scheduler) if executor == "dask" and scheduler else None
+    if resume is None:
+        assert config is not None
+        try:
+            manifest = create_run(cfg, config.parent, out)
+        except BaseException:
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise
     cores = os.cpu_count() or 1
     if executor == "local" and concurrency > cores:
         click.echo(
@@ -340,8 +391,12 @@ def tournament(
     seen = db.rows()
     db.close()
     show = not quiet and fmt not in ("json", "csv")
+    tty = sys.stderr.isatty()
+    total = len(manifest.schedule)
+    if not quiet:
+        click.echo(f"referee: run directory {out} ({len(seen)} of {total} matches done)", err=True)
     started = time.monotonic()
-    last_table = started
+    last_table = last_line = started
     fresh = 0
 
     def rate(_item: object) -> str:
@@ -354,18 +409,25 @@ def tournament(
         show_eta=True,
         show_pos=True,
         item_show_func=rate,
-        file=sys.stderr if show else io.StringIO(),
+        file=sys.stderr if show and tty else io.StringIO(),
     )
 
     def on_row(row: MatchRow) -> None:
-        nonlocal fresh, last_table
+        nonlocal fresh, last_table, last_line
         fresh += 1
         seen.append(row)
         bar.update(1, row)
         now = time.monotonic()
+        # Off a terminal the bar draws nothing: a plain progress line every few seconds.
+        if not quiet and not tty and (now - last_line >= progress_every or len(seen) == total):
+            last_line = now
+            click.echo(
+                f"{manifest.config.name}: {len(seen)} of {total} matches {rate(row)}", err=True
+            )
         if show and standings_every > 0 and now - last_table >= standings_every:
             last_table = now
-            click.echo("\n" + render(standings(seen, names), "plain", "Live standings"), err=True)
+            live = display_standings(standings(seen, names))
+            click.echo("\n" + render(live, "plain", "Live standings"), err=True)
 
     try:
         with bar:
@@ -383,23 +445,53 @@ def tournament(
     finally:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
-    _print_tables(rows, names, fmt)
+    _print_tables(rows, names, fmt, len(manifest.schedule))
     click.echo(f"run directory: {out}", err=True)
 
 
-def _print_tables(rows: Sequence[Any], names: Sequence[str], fmt: str) -> None:
-    if fmt == "json":
-        data = {
-            "standings": standings(rows, names),
-            "pairwise": pairwise_data(rows, names),
-            "seats": seat_advantage(rows),
-        }
-        click.echo(msgspec.json.format(msgspec.json.encode(data)).decode())
+def _tables(rows: Sequence[Any], names: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    """Every results table as machine data (numbers as numbers), by table name."""
+    return {
+        "standings": standings(rows, names),
+        "pairwise": pairwise_data(rows, names),
+        "seats": seat_advantage(rows),
+    }
+
+
+def _print_tables(
+    rows: Sequence[Any],
+    names: Sequence[str],
+    fmt: str,
+    scheduled: int | None = None,
+    out_dir: Path | None = None,
+) -> None:
+    """Print standings, pairwise and seat tables in ``fmt`` (every format, every table).
+
+    ``scheduled`` is the run's number of matches (shown as "N of M").  With
+    ``out_dir`` (json/csv only) each table goes to ``out_dir/<table>.<fmt>`` instead.
+    """
+    scheduled = len(rows) if scheduled is None else scheduled
+    if fmt in ("json", "csv"):
+        tables = _tables(rows, names)
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            for name, table in tables.items():
+                text = render(table, fmt)
+                (out_dir / f"{name}.{fmt}").write_text(text + "\n", encoding="utf-8")
+            click.echo(f"tables written to {out_dir}: " + ", ".join(tables), err=True)
+        elif fmt == "json":
+            data = {"matches": len(rows), "scheduled": scheduled, **tables}
+            click.echo(msgspec.json.format(msgspec.json.encode(data)).decode())
+        else:
+            sections = [f"# {name}\n{render(table, fmt)}" for name, table in tables.items()]
+            click.echo("\n\n".join(sections))
         return
-    if fmt == "csv":
-        click.echo(render(standings(rows, names), fmt))
-        return
-    click.echo(render(standings(rows, names), fmt, f"Standings ({len(rows)} matches)"))
+    if out_dir is not None:
+        raise click.UsageError("--out-dir needs --format json or csv")
+    count = (
+        f"{len(rows)} matches" if len(rows) == scheduled else f"{len(rows)} of {scheduled} matches"
+    )
+    click.echo(render(display_standings(standings(rows, names)), fmt, f"Standings ({count})"))
     click.echo()
     click.echo(render(pairwise(rows, names), fmt, "Finished ahead of (row vs column, 95% CI)"))
     click.echo()
@@ -412,16 +504,32 @@ def _print_tables(rows: Sequence[Any], names: Sequence[str], fmt: str) -> None:
 @main.command()
 @click.argument("run", type=click.Path(file_okay=False, path_type=Path))
 @format_option
+@click.option(
+    "--out-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="With --format json/csv: write one file per table here (standings, pairwise, seats).",
+)
 @clean_errors
-def results(run: Path, fmt: str) -> None:
-    """Print the tables of a finished or partial tournament run from its database."""
+def results(run: Path, fmt: str, out_dir: Path | None) -> None:
+    """Print the tables of a finished or partial tournament run from its database.
+
+    Every format carries every table: json as one object, csv as sections headed
+    ``# standings``, ``# pairwise``, ``# seats`` (or one file each with --out-dir).
+    """
     manifest = load_run(run)
     db = ResultsDB(run / "results.sqlite")
     try:
         rows = db.rows()
     finally:
         db.close()
-    _print_tables(rows, [b.name for b in manifest.config.bots], fmt)
+    scheduled = len(manifest.schedule)
+    _print_tables(rows, [b.name for b in manifest.config.bots], fmt, scheduled, out_dir)
+    if len(rows) < scheduled:
+        click.echo(
+            f"referee: partial run: {len(rows)} of {scheduled} matches played; "
+            f"continue with: referee tournament --resume {run}",
+            err=True,
+        )
 
 
 @main.command("check-bot")
@@ -432,12 +540,18 @@ def results(run: Path, fmt: str) -> None:
     "--rounds", type=click.IntRange(min=1), default=1, show_default=True, help="Matches per seat."
 )
 @click.option("--move-ms", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--bank-ms", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--startup-ms", type=click.IntRange(min=1), default=10000, show_default=True)
 @click.option(
     "--slow-ms",
     type=float,
     default=None,
-    help="Report moves slower than this (default: half of --move-ms).",
+    help="Note moves slower than this (default: half of --move-ms); only a time-out is a problem.",
+)
+@click.option(
+    "--logs",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Keep the bots' stderr logs here (DIR/check-R-S/seatK.stderr.log).",
 )
 @clean_errors
 def check_bot_command(
@@ -446,23 +560,30 @@ def check_bot_command(
     seats: int | None,
     rounds: int,
     move_ms: int,
+    bank_ms: int,
     startup_ms: int,
     slow_ms: float | None,
+    logs: Path | None,
 ) -> None:
     """Check that the bot COMMAND plays GAME cleanly; exit 0 only if it does.
 
     Plays the bot against random bots in every seat and reports protocol mistakes,
-    illegal actions and slow moves in plain words.
+    illegal actions and time-outs in plain words, each with the last lines of the
+    bot's stderr; slow moves within the clock are notes.
     """
     from referee.checkbot import check_bot
 
+    g = get_game(game)
+    check_script_paths(command)
+    argv = resolve_command(command)
     report = check_bot(
-        get_game(game),
-        resolve_command(command),
+        g,
+        argv,
         seats=seats,
         rounds=rounds,
-        clock=Clock(startup_ms, move_ms, 0),
+        clock=Clock(startup_ms, move_ms, bank_ms),
         slow_ms=slow_ms,
+        logs=logs,
     )
     for problem in report.problems:
         click.echo(f"problem: {problem}")
@@ -471,7 +592,8 @@ def check_bot_command(
     verdict = "clean" if report.clean else f"NOT clean ({len(report.problems)} problem(s))"
     click.echo(
         f"{verdict}: {report.matches} matches, {report.moves} moves, "
-        f"slowest move {report.max_ms:.0f} ms"
+        f"slowest move {report.max_ms:.0f} ms of {move_ms} ms"
+        + (f"; stderr logs in {logs}" if logs is not None else "")
     )
     sys.exit(0 if report.clean else 1)
 

@@ -34,6 +34,7 @@ import click
 import msgspec
 
 from referee.bot import BotCommandError, BotSpec, resolve_command
+from referee.preflight import check_script_paths
 from referee.engine import GameError
 from referee.games import UnknownGame, get_game
 from referee.match import Clock, run_match
@@ -499,6 +500,7 @@ def _parse_options(pairs: Iterable[str]) -> dict[str, str]:
 
 
 def _entrant(role: Role, name: str, command: str) -> Entrant:
+    check_script_paths(command)
     return Entrant(role, name, resolve_command(command), command)
 
 

@@ -1,7 +1,9 @@
 """Tables computed from finished matches: standings, pairwise, seat advantage.
 
-Shared wins are split: a seat that ties for rank 1 with ``k - 1`` others gets ``1/k``
-of a win.  Ratings use OpenSkill's Plackett-Luce model over finishing orders
+Standings and pairwise tables count per match per entrant: a bot that holds several
+seats of one match plays one game of it, ranks as its best-placed seat and wins it if
+any of its seats ranks 1; ``k`` entrants tied for first get ``1/k`` of a win each.
+The seat table counts seats.  Ratings use OpenSkill's Plackett-Luce model over finishing orders
 (mu, sigma and the ordinal mu - 3 sigma).  Pairwise rates carry 95% Wilson intervals.
 """
 
@@ -56,16 +58,44 @@ def ratings(rows: Sequence[MatchRow], names: Sequence[str]) -> dict[str, tuple[f
     return {n: (r.mu, r.sigma) for n, r in current.items()}
 
 
-def standings(rows: Sequence[MatchRow], names: Sequence[str]) -> list[dict[str, Any]]:
-    """One row per bot, best first by rating ordinal.
+def entrant_results(row: MatchRow) -> dict[str, tuple[int, float, float]]:
+    """Per entrant of one match: ``(best rank, win share, mean score)``.
 
-    Columns: bot, games (seats played), wins (shared wins split), win %, mean rank,
-    mean score, mu, sigma, ordinal (mu - 3 sigma), faults by verdict, mean and max ms
-    per move.
+    A bot holding several seats is one entrant: it ranks as its best-placed seat,
+    it wins the match if any of its seats ranks 1 (``k`` winning entrants split the
+    win, ``1/k`` each), and its score is the mean of its seats' scores.
+    """
+    best: dict[str, int] = {}
+    scores: dict[str, list[float]] = defaultdict(list)
+    for bot, rank, score in zip(row.bots, row.ranks, row.scores, strict=True):
+        best[bot] = min(rank, best.get(bot, rank))
+        scores[bot].append(score)
+    winners = [bot for bot, rank in best.items() if rank == 1]
+    return {
+        bot: (
+            rank,
+            1.0 / len(winners) if bot in winners else 0.0,
+            sum(scores[bot]) / len(scores[bot]),
+        )
+        for bot, rank in best.items()
+    }
+
+
+def standings(rows: Sequence[MatchRow], names: Sequence[str]) -> list[dict[str, Any]]:
+    """One row per bot, best first by rating ordinal; every value is a number but ``bot``.
+
+    Counted per match per entrant (see :func:`entrant_results`), so a bot holding
+    several seats of a match plays one game of it.  Columns: bot, games (matches
+    played), wins (shared wins split), win %, mean rank (of its best seat), mean
+    score (of its seats), mu, sigma, ordinal (mu - 3 sigma), seats (seats held,
+    summed over matches), faults (faulted seats) and one column per fault verdict,
+    mean and max ms per move.  :func:`display_standings` folds the fault columns
+    into one text column for people.
     """
     acc: dict[str, dict[str, Any]] = {
         n: {
             "games": 0,
+            "seats": 0,
             "wins": 0.0,
             "rank": 0,
             "score": 0.0,
@@ -77,13 +107,15 @@ def standings(rows: Sequence[MatchRow], names: Sequence[str]) -> list[dict[str, 
         for n in names
     }
     for row in rows:
-        shares = win_shares(row.ranks)
-        for seat, bot in enumerate(row.bots):
+        for bot, (rank, share, score) in entrant_results(row).items():
             a = acc[bot]
             a["games"] += 1
-            a["wins"] += shares[seat]
-            a["rank"] += row.ranks[seat]
-            a["score"] += row.scores[seat]
+            a["wins"] += share
+            a["rank"] += rank
+            a["score"] += score
+        for seat, bot in enumerate(row.bots):
+            a = acc[bot]
+            a["seats"] += 1
             if row.verdicts[seat] != "ok":
                 a["faults"][row.verdicts[seat]] += 1
             a["moves"] += row.moves[seat]
@@ -95,7 +127,6 @@ def standings(rows: Sequence[MatchRow], names: Sequence[str]) -> list[dict[str, 
         a = acc[name]
         g = a["games"] or 1
         mu, sigma = rated[name]
-        faults = ", ".join(f"{v} {a['faults'][v]}" for v in FAULTS if a["faults"].get(v))
         table.append(
             {
                 "bot": name,
@@ -107,7 +138,9 @@ def standings(rows: Sequence[MatchRow], names: Sequence[str]) -> list[dict[str, 
                 "mu": round(mu, 2),
                 "sigma": round(sigma, 2),
                 "ordinal": round(mu - 3 * sigma, 2),
-                "faults": faults or "-",
+                "seats": a["seats"],
+                "faults": sum(a["faults"].values()),
+                **{v: a["faults"].get(v, 0) for v in FAULTS},
                 "mean ms": round(a["ms"] / a["moves"], 1) if a["moves"] else 0.0,
                 "max ms": round(a["max_ms"], 1),
             }
@@ -116,23 +149,39 @@ def standings(rows: Sequence[MatchRow], names: Sequence[str]) -> list[dict[str, 
     return table
 
 
+def display_standings(table: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """:func:`standings` for people: the fault columns become one ``faults`` text
+    (``"timeout 2, crash 1"`` or ``"-"``), and ``seats`` is dropped when every bot
+    held one seat per game."""
+    shared = any(r["seats"] != r["games"] for r in table)
+    out = []
+    for r in table:
+        line = {k: v for k, v in r.items() if k not in FAULTS and (shared or k != "seats")}
+        line["faults"] = ", ".join(f"{v} {r[v]}" for v in FAULTS if r[v]) or "-"
+        out.append(line)
+    return out
+
+
 def pairwise_data(rows: Sequence[MatchRow], names: Sequence[str]) -> list[dict[str, Any]]:
     """How often each bot finished ahead of each other bot (ties count half).
 
+    Counted per match: each bot ranks as its best-placed seat (see
+    :func:`entrant_results`), so ``n`` is the number of matches the two bots met in.
     One record per ordered pair that met: ``bot``, ``opponent``, ``ahead %``, the 95%
-    Wilson interval ``low %``/``high %``, and ``n`` (seat pairs compared).
+    Wilson interval ``low %``/``high %``, and ``n``.
     """
     ahead: dict[tuple[str, str], float] = defaultdict(float)
     met: dict[tuple[str, str], int] = defaultdict(int)
     for row in rows:
-        for i, a in enumerate(row.bots):
-            for j, b in enumerate(row.bots):
-                if i == j or a == b:
+        best = {bot: rank for bot, (rank, _, _) in entrant_results(row).items()}
+        for a, rank_a in best.items():
+            for b, rank_b in best.items():
+                if a == b:
                     continue
                 met[a, b] += 1
-                if row.ranks[i] < row.ranks[j]:
+                if rank_a < rank_b:
                     ahead[a, b] += 1.0
-                elif row.ranks[i] == row.ranks[j]:
+                elif rank_a == rank_b:
                     ahead[a, b] += 0.5
     out = []
     for a in names:

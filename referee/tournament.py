@@ -86,6 +86,26 @@ def create_run(config: TournamentConfig, base_dir: Path, out: Path) -> Manifest:
     Raises :class:`TournamentError` if ``out`` already holds a run, and the
     errors of game lookup, option parsing and bot command resolution.
     """
+    manifest = plan_run(config, base_dir, out)
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = out / "manifest.json.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(msgspec.json.format(msgspec.json.encode(manifest)))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, out / "manifest.json")
+    return manifest
+
+
+def plan_run(config: TournamentConfig, base_dir: Path, out: Path) -> Manifest:
+    """Everything :func:`create_run` checks and fixes, without writing anything.
+
+    Raises :class:`TournamentError` if ``out`` already holds a run (or is not a
+    folder), and the errors of game lookup, option parsing and bot command resolution.
+    """
+    if out.exists() and not out.is_dir():
+        raise TournamentError(f"{out} is a file, not a run directory")
     game = get_game(config.game)
     seats = config.seats or game.min_seats
     game.check_seats(seats)
@@ -108,14 +128,6 @@ def create_run(config: TournamentConfig, base_dir: Path, out: Path) -> Manifest:
         schedule=schedule,
         created=time.time(),
     )
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = out / "manifest.json.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(msgspec.json.format(msgspec.json.encode(manifest)))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, manifest_path)
     return manifest
 
 

@@ -148,7 +148,8 @@ def test_tournament_runs_resumes_and_reports(tmp_path: Path) -> None:
     data = json.loads(again)
     assert sum(r["games"] for r in data["standings"]) == 24
     code, res, _ = invoke("results", str(out), "--format", "csv")
-    assert code == 0 and res.splitlines()[0].startswith("bot,games,wins")
+    assert code == 0 and res.splitlines()[:2] == ["# standings", res.splitlines()[1]]
+    assert res.splitlines()[1].startswith("bot,games,wins")
     # A second run into the same directory is refused.
     code, _, err = invoke("tournament", str(config), "--out", str(out))
     assert code == 2 and "--resume" in err

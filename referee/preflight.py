@@ -1,0 +1,128 @@
+"""Checks made on bot commands before anything is started.
+
+A mistyped script name does not stop an interpreter from starting: ``python3
+bots/nosuch.py`` runs, prints ``can't open file`` on its stderr and exits, and the
+referee would only see a bot that never answered.  :func:`check_script_paths` catches
+that before a match, tournament or check begins, so the user gets one error line.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+
+from referee.bot import BotCommandError
+
+SCRIPT_SUFFIXES = frozenset(
+    {".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".sh", ".jar", ".lua", ".php", ".r"}
+)
+"""File name endings that mark an argument as a script path."""
+
+INTERPRETERS = frozenset(
+    {"python", "python3", "node", "nodejs", "deno", "bun", "ruby", "perl", "bash", "sh"}
+    | {"lua", "php", "rscript", "pypy", "pypy3"}
+)
+"""Programs whose first non-option argument is the script they run."""
+
+
+def _is_interpreter(program: str) -> bool:
+    name = os.path.basename(program).lower()
+    return name in INTERPRETERS or name.startswith("python3.")
+
+
+INLINE_OPTIONS = frozenset({"-c", "-e", "-m", "-p", "--eval", "--print"})
+"""Interpreter options after which no script file follows (inline code or a module)."""
+
+VALUE_OPTIONS = frozenset({"-X", "-W", "-r", "--require", "-I", "-C"})
+"""Interpreter options whose value is the next argument (not a script)."""
+
+
+def script_arguments(argv: Sequence[str]) -> list[str]:
+    """The arguments of ``argv`` (program first) that look like paths to existing files.
+
+    Those are: any argument ending in a script suffix (``.py``, ``.js``, ``.jar``...)
+    and, when the program is an interpreter (``python3``, ``node``, ``ruby``...), its
+    first argument that is not an option or an option's value (none after ``-c``,
+    ``-e`` or ``-m``).  Option-looking arguments (``-x``) are never paths here.
+    """
+    found: list[str] = []
+    first_operand = _is_interpreter(argv[0]) if argv else False
+    skip_next = False
+    for arg in argv[1:]:
+        if skip_next:
+            skip_next = False
+            continue
+        if arg.startswith("-"):
+            if first_operand and arg in INLINE_OPTIONS:
+                first_operand = False
+                skip_next = True
+            elif first_operand and arg in VALUE_OPTIONS:
+                skip_next = True
+            continue
+        if first_operand or Path(arg).suffix.lower() in SCRIPT_SUFFIXES:
+            found.append(arg)
+        first_operand = False
+    return found
+
+
+def check_script_paths(
+    command: str | Sequence[str], base_dir: str | os.PathLike[str] = "."
+) -> None:
+    """Raise :class:`BotCommandError` if a script argument of ``command`` does not exist.
+
+    ``command`` is a command line (split like a shell) or an argv list; relative
+    paths are taken relative to ``base_dir`` (the config file's folder for
+    tournaments, the working directory otherwise).  The message is one line naming
+    the missing file and the command.
+    """
+    if isinstance(command, str):
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise BotCommandError(f"cannot parse bot command {command!r}: {exc}") from None
+        shown = command
+    else:
+        argv = list(command)
+        shown = shlex.join(argv)
+    for arg in script_arguments(argv):
+        path = Path(base_dir) / arg
+        if not path.is_file():
+            what = "is a directory" if path.is_dir() else "not found"
+            raise BotCommandError(f"bot script {what}: {path} (in bot command {shown!r})")
+
+
+def display_stem(command: str) -> str:
+    """A short display name for a bot command: its script's name without the suffix.
+
+    ``"python3 bots/manila_bot.py --cautious"`` gives ``"manila_bot"``; a command
+    without a script argument gives its program's name (``"./mybot"`` gives
+    ``"mybot"``); an unparsable or empty command gives ``"bot"``.
+    """
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return "bot"
+    if not argv:
+        return "bot"
+    scripts = script_arguments(argv)
+    return Path(scripts[0] if scripts else argv[0]).stem or "bot"
+
+
+def check_writable_file(path: Path, option: str) -> None:
+    """Raise :class:`ValueError` (one line) if a file cannot be created at ``path``.
+
+    Catches what would otherwise surface as a raw ``OSError`` mid-run: a parent
+    that is a file, or a ``path`` that is a directory.  Missing parent folders are
+    fine (they are created).
+    """
+    if path.is_dir():
+        raise ValueError(f"{option} {path}: is a directory, not a file")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"{option} {path}: {parent} is a file, not a folder")
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise ValueError(f"{option} {path}: cannot write in {parent}")
+            return
