@@ -8,6 +8,9 @@ Two loops per game, both single-process (so the numbers are for one core):
   sample, every seat's ``observe_chance``, apply).  Building the view is part of
   the engine's time per decision; encoding it for the wire is not.
 
+Rates are per second of this process's CPU time (``time.process_time``), which a busy
+host disturbs much less than wall time.
+
 Run: ``python -m benchmarks.engines [--seconds S] [--game NAME] [--seats N] [--loop bare|view]``
 """
 
@@ -62,17 +65,18 @@ LOOPS: dict[str, Callable[[Game, int, random.Random, Any], int]] = {
 
 
 def measure(name: str, seats: int, seconds: float, loop: str = "bare") -> dict[str, str | float]:
-    """Play random games of ``name`` for about ``seconds`` with ``loop``; return rates."""
+    """Play random games of ``name`` for about ``seconds`` of CPU with ``loop``; return rates
+    per CPU second."""
     game = get_game(name)
     options = game.parse_options({})
     play = LOOPS[loop]
     rng = random.Random(2026)
     games = decisions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds or games == 0:
+    start = time.process_time()
+    while time.process_time() - start < seconds or games == 0:
         decisions += play(game, seats, rng, options)
         games += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return {
         "game": name,
         "seats": seats,
@@ -85,7 +89,7 @@ def measure(name: str, seats: int, seconds: float, loop: str = "bare") -> dict[s
 
 
 @click.command()
-@click.option("--seconds", default=5.0, show_default=True, help="Time per game and loop.")
+@click.option("--seconds", default=5.0, show_default=True, help="CPU seconds per game and loop.")
 @click.option("--game", "names", multiple=True, help="Only these games.")
 @click.option("--seats", type=int, default=None, help="Seat count (default per game).")
 @click.option(

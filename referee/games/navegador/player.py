@@ -16,6 +16,8 @@ class Player:
     """
 
     __slots__ = (
+        "_score_key",
+        "_score_value",
         "churches",
         "colonies",
         "explorers",
@@ -48,6 +50,8 @@ class Player:
         self.has_king = True
         self.stone = -1
         self.turns = 0
+        self._score_key: tuple[int | bool | list[int], ...] = ()
+        self._score_value = 0
 
     def copy(self) -> Player:
         """An independent copy (hand-written for speed)."""
@@ -66,6 +70,8 @@ class Player:
         other.has_king = self.has_king
         other.stone = self.stone
         other.turns = self.turns
+        other._score_key = self._score_key
+        other._score_value = self._score_value
         return other
 
     def ships_on_board(self) -> int:
@@ -93,29 +99,79 @@ class Player:
         """VP per item of ``column``: printed base plus every tile placed there."""
         return data.BASE_VP[column] + data.PRIVILEGE_VP[column] * self.filled(column)
 
+    def _column_items(self) -> tuple[int, int, int, int, int]:
+        """Items counted by each sheet column (as :meth:`items`, all five at once)."""
+        return (
+            sum(self.colonies),
+            sum(self.factories) + self.wild,
+            self.explorers,
+            self.shipyards,
+            self.churches,
+        )
+
+    def _filled(self) -> list[int]:
+        """Privilege slots used per column (as :meth:`filled`, all five at once)."""
+        king = self.king_col
+        return [n + (1 if column == king else 0) for column, n in enumerate(self.privileges)]
+
+    @staticmethod
+    def _best_column(filled: list[int], items: tuple[int, ...]) -> int:
+        best, gain = -1, -1
+        for column, vp in enumerate(data.PRIVILEGE_VP):
+            if filled[column] >= data.PRIVILEGE_SLOTS:
+                continue
+            value = vp * items[column]
+            if value > gain:
+                best, gain = column, value
+        return best
+
     def best_king_column(self) -> int:
         """Column where the King's privilege adds most VP now (-1 if every column is full).
 
         Ties go to the leftmost column (rulebook: Scoring, the King goes on a free slot).
         """
-        best, gain = -1, -1
-        for column in range(len(data.COLUMNS)):
-            if self.filled(column) >= data.PRIVILEGE_SLOTS:
-                continue
-            value = data.PRIVILEGE_VP[column] * self.items(column)
-            if value > gain:
-                best, gain = column, value
-        return best
+        return self._best_column(self._filled(), self._column_items())
 
     def score(self) -> int:
         """Final VP (rulebook: Scoring): 1 per worker, per ship on the map, per full 200
         Cruzados, plus each column's VP per item times the items; a King still in hand
-        counts in its best free column."""
-        total = self.workers + self.ships_on_board() + self.money // data.VP_MONEY_UNIT
-        king = self.best_king_column() if self.has_king else -1
-        for column in range(len(data.COLUMNS)):
-            vp = self.column_vp(column)
+        counts in its best free column.
+
+        Memoised on every holding the score reads: views ask for every player's score at
+        every decision while only the player to move changes.
+        """
+        key = (
+            self.money,
+            self.workers,
+            self.wild,
+            self.explorers,
+            self.shipyards,
+            self.churches,
+            self.king_col,
+            self.has_king,
+            self.ships,
+            self.colonies,
+            self.factories,
+            self.privileges,
+        )
+        if key == self._score_key:
+            return self._score_value
+        items = self._column_items()
+        filled = self._filled()
+        king = self._best_column(filled, items) if self.has_king else -1
+        total = self.workers + sum(self.ships) + self.money // data.VP_MONEY_UNIT
+        for column, base in enumerate(data.BASE_VP):
+            vp = base + data.PRIVILEGE_VP[column] * filled[column]
             if column == king:
                 vp += data.PRIVILEGE_VP[column]
-            total += vp * self.items(column)
+            total += vp * items[column]
+        # The key keeps copies of the lists: they change in place.
+        self._score_key = (
+            *key[:8],
+            self.ships[:],
+            self.colonies[:],
+            self.factories[:],
+            self.privileges[:],
+        )
+        self._score_value = total
         return total

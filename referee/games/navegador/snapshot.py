@@ -7,19 +7,42 @@ are not decided until a region is explored).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from referee.games.navegador import data
+from referee.games.navegador.stages import STAGE_NAMES
 from referee.games.navegador.views import NavegadorView, PlayerView, RegionView
 
 if TYPE_CHECKING:
     from referee.games.navegador.state import NavegadorState
 
 
+_REGION_GOODS = tuple(data.GOODS[g] if g >= 0 else "" for g in data.REGION_GOOD)
+"""Good name of each region's colony stack ("" for Portugal)."""
+
+
+@lru_cache(maxsize=1024)
+def _region_rows(
+    explored: int, double_loss: frozenset[int]
+) -> tuple[tuple[int, str, str, bool, int, bool], ...]:
+    """``(region, name, good, explored, face-down tiles, double loss)`` of every region
+    for an ``explored`` bit mask: everything of a region's view but its tiles."""
+    return tuple(
+        (
+            r,
+            name,
+            _REGION_GOODS[r],
+            bool(explored >> r & 1),
+            0 if explored >> r & 1 else data.REGION_TILES[r],
+            r in double_loss,
+        )
+        for r, name in enumerate(data.REGIONS)
+    )
+
+
 def make_view(state: NavegadorState, seat: int) -> NavegadorView:
     """The view of ``seat`` (-1 for an observer); raises nothing."""
-    from referee.games.navegador.state import STAGE_NAMES
-
     players = [
         PlayerView(
             money=p.money,
@@ -40,24 +63,28 @@ def make_view(state: NavegadorState, seat: int) -> NavegadorView:
         )
         for p in state.players
     ]
+    tiles = state.tiles
     regions = [
         RegionView(
             name=name,
-            good=data.GOODS[data.REGION_GOOD[r]] if r else "",
-            explored=state.is_explored(r),
-            tiles=state.tiles[r][:],
-            hidden=0 if state.is_explored(r) else data.REGION_TILES[r],
-            double_loss=r in state.double_loss,
+            good=good,
+            explored=explored,
+            tiles=tiles[r][:],
+            hidden=hidden,
+            double_loss=double_loss,
         )
-        for r, name in enumerate(data.REGIONS)
+        for r, name, good, explored, hidden, double_loss in _region_rows(
+            state.explored, state.double_loss
+        )
     ]
-    stage = "reveal" if state.reveal >= 0 else STAGE_NAMES[state.stage]
+    reveal = state.reveal
+    stage = "reveal" if reveal >= 0 else STAGE_NAMES[state.stage]
     return NavegadorView(
         seat=seat,
         seats=state.seats,
         to_move=state.to_move(),
         current=state.current,
-        reveal=state.reveal,
+        reveal=reveal,
         phase=state.phase,
         phase_pending=state.phase_pending,
         market=state.market[:],
@@ -75,7 +102,7 @@ def make_view(state: NavegadorState, seat: int) -> NavegadorView:
         stage=stage,
         card_sailing=state.card_sailing,
         ships_owed=state.ships_owed,
-        movers=[[r, left] for r in range(len(data.REGIONS)) for left in state.movers[r]],
+        movers=[[r, left] for r, lefts in enumerate(state.movers) for left in lefts],
         explored_now=state.explored_now,
         expedition=state.expedition,
         expedition_ships=state.expedition_ships,
@@ -92,7 +119,7 @@ def from_view(view: NavegadorView) -> NavegadorState:
 
     A view taken at a reveal (chance) node gives a state at that chance node.
     """
-    from referee.games.navegador.state import STAGE_NAMES, NavegadorState
+    from referee.games.navegador.state import NavegadorState
 
     state = NavegadorState(view.seats, view.options)
     for player, pv in zip(state.players, view.players, strict=True):

@@ -35,33 +35,24 @@ from referee.games.navegador.actions import (
 )
 from referee.games.navegador.player import Player
 from referee.games.navegador.sailing import distances
-from referee.games.navegador.views import NavegadorOptions
-
-# Stages of a turn.
-START, SCRAP, SAILING, COLONY, MARKET, PRIVILEGE, WORKERS, SHIPS, BUILDINGS, OVER = range(10)
-STAGE_NAMES = (
-    "start",
-    "scrap",
-    "sailing",
-    "colony",
-    "market",
-    "privilege",
-    "workers",
-    "ships",
-    "buildings",
-    "over",
+from referee.games.navegador.snapshot import make_view
+from referee.games.navegador.stages import (
+    BUILDINGS,
+    COLONY,
+    MARKET,
+    OVER,
+    PRIVILEGE,
+    RONDEL_STAGE,
+    SAILING,
+    SCRAP,
+    SHIPS,
+    START,
+    WORKERS,
 )
-_SPACE_STAGE = {
-    "sailing": SAILING,
-    "workers": WORKERS,
-    "market": MARKET,
-    "colony": COLONY,
-    "privilege": PRIVILEGE,
-    "ships": SHIPS,
-    "buildings": BUILDINGS,
-}
-RONDEL_STAGE = tuple(_SPACE_STAGE[name] for name in data.RONDEL)
-"""Stage entered from each rondel space."""
+from referee.games.navegador.stages import (
+    STAGE_NAMES as STAGE_NAMES,
+)
+from referee.games.navegador.views import NavegadorOptions
 
 REGION_INDEX = {name: i for i, name in enumerate(data.REGIONS)}
 GOOD_INDEX = {name: i for i, name in enumerate(data.GOODS)}
@@ -635,12 +626,8 @@ class NavegadorState(State):
 
     def view(self, seat: int) -> Any:
         """The view of ``seat``; everything but unrevealed tile prices is public."""
-        from referee.games.navegador.snapshot import make_view
-
         return make_view(self, seat)
 
     def debug(self) -> Any:
         """Full state as JSON-able data (there are no secrets beyond unrevealed tiles)."""
-        from referee.games.navegador.snapshot import make_view
-
         return msgspec.to_builtins(make_view(self, -1))
