@@ -67,7 +67,8 @@ class GameRenderer:
         return data
 
     def static(self, state: State) -> dict[str, Any]:
-        """Constant public drawing data (tables, geometry), computed once per record."""
+        """Constant public drawing data (tables, geometry), computed once per record
+        from its final state."""
         return {}
 
     def progress(self, state: State, seat: int | None) -> list[float]:

@@ -90,7 +90,7 @@ def build_timeline(
         if p is not None and not 0 <= p < seats:
             raise ValueError(f"seat {p} out of range: the record has {seats} seats")
     state = game.new_game(seats, game.parse_options(header.options))
-    timeline = Timeline(header, ResultLine([], [], []), 0, wanted, renderer.static(state))
+    timeline = Timeline(header, ResultLine([], [], []), 0, wanted, {})
     for p in wanted:
         timeline.frames[key(p)] = []
         timeline.progress[key(p)] = []
@@ -134,6 +134,7 @@ def build_timeline(
         ply += 1
         snapshot(state)
     timeline.plies = ply
+    timeline.static = renderer.static(state)
     return timeline, renderer
 
 

@@ -1,0 +1,132 @@
+"""Roads & Boats' drawing for the replay viewer (see :mod:`referee.viewer.render`).
+
+Roads & Boats has no secrets, so every perspective shows the same :class:`RBView`
+fields (goods decoded to names by the script).  The hex geometry (hex centres,
+terrain, rivers, a point for every place, the two ends of every edge) is computed once
+from the final map with :func:`world.world_from_spec`; the view refers to places and
+edges by id, and the script draws them at those points.  Everything is read
+defensively, since the view grows as the engine does.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from referee.engine import State
+from referee.games.roads_and_boats import data as D
+from referee.games.roads_and_boats import world as W
+from referee.viewer.render import GameRenderer, generic_action
+
+SIZE = 40.0
+"""Hex circumradius in drawing units."""
+
+# screen angle (degrees, y down) of the middle of each side N NE SE S SW NW
+SIDE_ANGLE = (-90.0, -30.0, 30.0, 90.0, 150.0, 210.0)
+
+
+def _centre(q: int, r: int) -> tuple[float, float]:
+    return 1.5 * SIZE * q, -math.sqrt(3) * SIZE * (r + q / 2)
+
+
+def _toward(x: float, y: float, angle: float, dist: float) -> tuple[float, float]:
+    a = math.radians(angle)
+    return x + dist * math.cos(a), y + dist * math.sin(a)
+
+
+def _mean_angle(sides: tuple[int, ...] | list[int]) -> float | None:
+    if not sides:
+        return None
+    vx = sum(math.cos(math.radians(SIDE_ANGLE[d])) for d in sides)
+    vy = sum(math.sin(math.radians(SIDE_ANGLE[d])) for d in sides)
+    if abs(vx) < 1e-9 and abs(vy) < 1e-9:
+        return SIDE_ANGLE[sides[0]]
+    return math.degrees(math.atan2(vy, vx))
+
+
+def layout(name: str, spec: str) -> dict[str, Any]:
+    """Geometry of a map: ``hexes`` ``[x, y, terrain, river sides]``, ``places``
+    ``[x, y, kind]``, ``edges`` ``[x1, y1, x2, y2, ax, ay, bx, by]`` (the side's two
+    corners and the land points on either side, for roads), ``box`` the bounds."""
+    world = W.world_from_spec(name, spec)
+    inner = math.sqrt(3) / 2 * SIZE
+    centres = [_centre(h.q, h.r) for h in world.hexes]
+    hexes = [
+        [round(x, 1), round(y, 1), h.terrain, list(h.rivers)]
+        for (x, y), h in zip(centres, world.hexes, strict=True)
+    ]
+    places: list[list[Any]] = []
+    kinds = W.PLACE_KINDS
+    for p, kind in enumerate(world.place_kind):
+        i = world.place_hex[p]
+        x, y = centres[i]
+        h = world.hexes[i]
+        if kind == W.LAND and h.rivers:
+            angle = _mean_angle(world.area_sides[p])
+            if angle is not None:
+                x, y = _toward(x, y, angle, 0.45 * SIZE)
+        elif kind == W.DOCK:
+            side = world.place_dir[p]
+            x, y = _toward(x, y, SIDE_ANGLE[side], 0.78 * inner)
+            area = world.dock_area[p]
+            if side in h.rivers and 0 <= area < len(world.area_sides):
+                angle = _mean_angle(world.area_sides[area])
+                if angle is not None:
+                    x, y = _toward(x, y, angle, 0.25 * SIZE)
+        places.append([round(x, 1), round(y, 1), kinds[kind] if kind < len(kinds) else "?"])
+
+    def land_point(i: int, d: int) -> tuple[float, float]:
+        area = world.area_of_side[i][d] if world.hexes[i].land else -1
+        if area >= 0:
+            return places[area][0], places[area][1]
+        return centres[i]
+
+    edges = []
+    for i, d, j, d2 in world.edges:
+        x, y = centres[i]
+        x1, y1 = _toward(x, y, SIDE_ANGLE[d] - 30, SIZE)
+        x2, y2 = _toward(x, y, SIDE_ANGLE[d] + 30, SIZE)
+        ax, ay = land_point(i, d)
+        bx, by = land_point(j, d2)
+        edges.append([round(v, 1) for v in (x1, y1, x2, y2, ax, ay, bx, by)])
+    xs = [c[0] for c in centres]
+    ys = [c[1] for c in centres]
+    box = [min(xs) - SIZE - 4, min(ys) - SIZE - 4, max(xs) + SIZE + 4, max(ys) + SIZE + 4]
+    return {
+        "size": SIZE,
+        "hexes": hexes,
+        "places": places,
+        "edges": edges,
+        "box": [round(v, 1) for v in box],
+    }
+
+
+class RoadsAndBoatsRenderer(GameRenderer):
+    """Frames are :class:`RBView` fields; the chart shows wealth points so far."""
+
+    progress_label = "wealth points so far"
+
+    def static(self, state: State) -> dict[str, Any]:
+        """Goods names and the final map's geometry (see :func:`layout`)."""
+        out: dict[str, Any] = {"goods": list(D.GOODS), "good_bits": D.GOOD_BITS}
+        try:
+            view = state.view(0)
+            out["map_name"] = view.map_name
+            out["map"] = view.map
+            out["layout"] = layout(view.map_name, view.map)
+        except (W.MapError, AttributeError, IndexError, ValueError) as exc:
+            out["layout_error"] = str(exc)
+        return out
+
+    def describe_action(self, action: Any) -> str:
+        """Roads & Boats moves: the action kind and its fields."""
+        return generic_action(action)
+
+    def describe_chance(self, outcome: Any) -> str:
+        """Map draws, mine draws and other chance outcomes."""
+        return "chance: " + (
+            ", ".join(str(x) for x in outcome) if isinstance(outcome, list) else str(outcome)
+        )
+
+
+RENDERER = RoadsAndBoatsRenderer()
