@@ -1,0 +1,85 @@
+"""Fixtures of the viewer tests: recorded games and one headless Chromium per session.
+
+Browser tests need Debian's ``chromium`` and the ``playwright`` package (driven with
+``executable_path``, nothing is downloaded).  Without them they skip with the reason,
+except under CI (``CI`` set in the environment), where a missing browser fails.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.viewer.records import write_record
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+EXTREMES = [
+    ("manila", 3),
+    ("manila", 5),
+    ("navegador", 2),
+    ("navegador", 5),
+    ("puerto-rico", 3),
+    ("puerto-rico", 5),
+    ("roads-and-boats", 1),
+    ("roads-and-boats", 4),
+]
+"""Every game at its smallest and largest seat count."""
+
+
+def find_chromium() -> str | None:
+    """Path of a system Chromium, or ``None``."""
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests must run under CI: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the whole session (skips without one, fails under CI)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("python package playwright is not installed (pip install -e '.[dev]')")
+    path = find_chromium()
+    if path is None:
+        _unavailable("no chromium found (apt-get install chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def records(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, int], Path]:
+    """A recorded random game per (game, seat count) of :data:`EXTREMES`; seat 1 (seat 0
+    in 1-seat games: none) times out at ply 30 so faults and fallbacks show."""
+    root = tmp_path_factory.mktemp("records")
+    out = {}
+    for game, seats in EXTREMES:
+        fault = (1, 30) if seats > 1 else None
+        out[(game, seats)] = write_record(
+            root / f"{game}-{seats}.jsonl", game, seats, seed=seats, fault=fault
+        )
+    return out

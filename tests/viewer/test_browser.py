@@ -1,0 +1,163 @@
+"""The viewer pages in a real headless Chromium: every ply of every game at both seat
+extremes draws without a console error, the board shows as many pieces as the engine
+says, seat views hide the other seats' shares, and the chart has a series per seat."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.viewer import write_viewer
+from referee.viewer.timeline import build_timeline
+from tests.viewer.conftest import EXTREMES
+
+
+def expected_pieces(game: str, frame: dict[str, Any]) -> dict[str, int]:
+    """Pieces the board must show, computed from the engine's view fields."""
+    if game == "manila":
+        return {
+            ".punt": len(frame["cargo"]),
+            ".crew": sum(len(c) for c in frame["crews"]),
+            ".player": frame["seats"],
+        }
+    if game == "navegador":
+        return {
+            ".ship": sum(sum(p["ships"]) for p in frame["players"]),
+            ".region": len(frame["regions"]),
+            ".stone": sum(1 for p in frame["players"] if p["stone"] >= 0),
+        }
+    if game == "puerto-rico":
+        return {
+            ".colonist": sum(
+                sum(p["occupied"]) + sum(p["buildings"].values()) + p["san_juan"] + p["unplaced"]
+                for p in frame["players"]
+            ),
+            ".cargo-ship": len(frame["ships"]),
+            ".city-building": sum(len(p["buildings"]) for p in frame["players"]),
+        }
+    return {
+        ".transporter": len(frame["transporters"]),
+        ".building": len(frame["buildings"]),
+        ".brick": len(frame["wonder"]),
+        ".wall": len(frame["walls"]),
+    }
+
+
+STEP_ALL = """(selectors) => {
+  const V = window.RefereeViewer, n = V.data().plies, failed = [], counts = {};
+  for (let p = 0; p <= n; p++) {
+    V.goto(p);
+    if (document.querySelector("#board pre")) failed.push(p);
+    const c = {};
+    for (const s of selectors) c[s] = document.querySelectorAll("#board " + s).length;
+    counts[p] = c;
+  }
+  return {failed, counts, series: document.querySelectorAll("#chart polyline.series").length};
+}"""
+
+
+def open_page(browser: Any, path: Path) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.resolve().as_uri())
+    page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    return page, errors
+
+
+@pytest.mark.parametrize(("game", "seats"), EXTREMES)
+def test_every_ply_draws_the_engines_pieces(
+    game: str,
+    seats: int,
+    browser: Any,
+    records: dict[tuple[str, int], Path],
+    tmp_path: Path,
+) -> None:
+    record = records[(game, seats)]
+    html = write_viewer(record, tmp_path / f"{game}-{seats}.html")
+    timeline, _ = build_timeline(record, [None])
+    frames = timeline.frames["omni"]
+    selectors = list(expected_pieces(game, frames[0]))
+    page, errors = open_page(browser, html)
+    try:
+        out = page.evaluate(STEP_ALL, selectors)
+        assert out["failed"] == []
+        assert errors == []
+        assert out["series"] == seats
+        for ply in sorted({0, 1, len(frames) // 3, len(frames) // 2, len(frames) - 1}):
+            assert out["counts"][str(ply)] == expected_pieces(game, frames[ply]), ply
+        page.evaluate(f"RefereeViewer.goto({len(frames) // 2})")
+        page.screenshot(path=str(tmp_path / f"{game}-{seats}.png"), full_page=True)
+    finally:
+        page.close()
+
+
+def test_controls_keys_and_move_list(
+    browser: Any, records: dict[tuple[str, int], Path], tmp_path: Path
+) -> None:
+    html = write_viewer(records[("puerto-rico", 3)], tmp_path / "pr.html")
+    page, errors = open_page(browser, html)
+    try:
+        plies = page.evaluate("RefereeViewer.data().plies")
+        page.click("#last")
+        assert page.evaluate("RefereeViewer.position()") == plies
+        page.click("#first")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("RefereeViewer.position()") == 2
+        page.click("#prev")
+        assert page.evaluate("RefereeViewer.position()") == 1
+        page.locator("#moves li").nth(10).click()
+        target = int(page.locator("#moves li").nth(10).get_attribute("data-target") or -1)
+        assert page.evaluate("RefereeViewer.position()") == target
+        assert "current" in (page.locator("#moves li.current").first.get_attribute("class") or "")
+        page.fill("#slider", "7")
+        page.dispatch_event("#slider", "input")
+        assert page.evaluate("RefereeViewer.position()") == 7
+        assert page.locator("#moves li.fault").count() == 1
+        assert page.locator("#moves li.fallback").count() >= 1
+        assert page.locator("table.result tr").count() == 4
+        page.select_option("#speed", "40")
+        page.click("#play")
+        page.wait_for_function("RefereeViewer.position() > 9", timeout=5000)
+        page.click("#play")
+        assert errors == []
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("seat", [0, 4])
+def test_manila_seat_page_shows_only_own_shares(
+    seat: int, browser: Any, records: dict[tuple[str, int], Path], tmp_path: Path
+) -> None:
+    record = records[("manila", 5)]
+    timeline, _ = build_timeline(record, [None, seat])
+    ply = next(p for p, f in enumerate(timeline.frames["omni"]) if sum(f["shares"]) > 0)
+    own = timeline.frames[str(seat)][ply]
+    omni = timeline.frames["omni"][ply]
+    html = write_viewer(record, tmp_path / f"seat{seat}.html", seat=seat)
+    page, errors = open_page(browser, html)
+    try:
+        assert page.locator("#perspective option").count() == 1
+        page.evaluate(f"RefereeViewer.goto({ply})")
+        faces = page.locator("#board .share-face").count()
+        backs = page.locator("#board .share-back").count()
+        assert faces == sum(own["hand"].values()) + sum(own["mortgaged"].values())
+        assert backs == sum(omni["shares"]) - omni["shares"][seat]
+        assert page.locator(f"#board .player[data-seat='{seat}'] .share-back").count() == 0
+        assert errors == []
+    finally:
+        page.close()
+    all_page, errors = open_page(browser, write_viewer(record, tmp_path / "all.html"))
+    try:
+        all_page.evaluate(f"RefereeViewer.goto({ply})")
+        assert all_page.locator("#board .share-back").count() == 0
+        assert all_page.locator("#board .share-face").count() == sum(omni["shares"])
+        all_page.select_option("#perspective", str(seat))
+        assert all_page.locator("#board .share-back").count() == backs
+        assert errors == []
+    finally:
+        all_page.close()
