@@ -265,11 +265,19 @@ class BotProcess:
         token = reaper.new_token()
         prefix = launcher([(name, value) for name, _, value in limits.rlimits()], sandbox)
         argv = [*spec.wrapper, *(prefix or []), *spec.argv]
+        options_fd = -1
         if sandbox.mode == "bwrap":
             prepare_workdir(workdir, sandbox)
             # Other bots' working directories share the base: hidden where visible.
             policy = sandbox.hiding([workdir_base()])
-            argv = [*bwrap_prefix(spec.argv, workdir, policy), *argv]
+            bwrap = bwrap_prefix(spec.argv, workdir, policy)
+            cut = bwrap.index("--")
+            # Options go through a pipe (--args), so the sandbox's first process,
+            # which the bot can see, shows no paths in its command line.
+            options_fd, write_end = os.pipe()
+            with os.fdopen(write_end, "wb") as pipe:
+                pipe.write(b"".join(os.fsencode(arg) + b"\0" for arg in bwrap[1:cut]))
+            argv = [bwrap[0], "--args", str(options_fd), *bwrap[cut:], *argv]
         try:
             process = await asyncio.create_subprocess_exec(
                 *argv,
@@ -281,11 +289,15 @@ class BotProcess:
                 start_new_session=True,
                 limit=limits.max_line_bytes + 1,
                 preexec_fn=limits.preexec() if prefix is None else None,
+                pass_fds=(options_fd,) if options_fd >= 0 else (),
             )
         except OSError as exc:
             reaper.retire(token)
             shutil.rmtree(workdir, ignore_errors=True)
             raise BotFault("crash", f"cannot start {spec.command!r}: {exc.strerror}") from None
+        finally:
+            if options_fd >= 0:
+                os.close(options_fd)
         reaper.adopt(process.pid)
         return cls(spec, process, workdir, stderr_path, limits, token)
 

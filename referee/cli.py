@@ -28,12 +28,14 @@ from referee.bot import BotCommandError, BotSpec, resolve_command
 from referee.config import ConfigError, load_config
 from referee.engine import GameError
 from referee.games import UnknownGame, all_games, get_game
-from referee.match import Adjudication, Clock, run_match
+from referee.match import Adjudication, Clock, new_match_id, run_match
 from referee.preflight import check_script_paths, check_writable_file, display_stem
 from referee.record import RecordError
 from referee.regress import regress
 from referee.replay import replay as replay_record
-from referee.resultsdb import MatchRow, ResultsDB
+from referee.resultsdb import MatchRow
+from referee.rundir import check_run, open_results, refuse_damage, run_lock
+from referee.sandbox import MODES, SandboxPolicy, resolve_mode
 from referee.standings import (
     display_standings,
     pairwise,
@@ -106,6 +108,15 @@ format_option = click.option(
 )
 
 
+sandbox_option = click.option(
+    "--sandbox",
+    type=click.Choice(MODES),
+    default="auto",
+    show_default=True,
+    help="Isolate each bot: bubblewrap where it works (auto), bwrap (or fail), or none.",
+)
+
+
 def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     """``KEY=VALUE`` strings to a dict; raises ``click.BadParameter`` otherwise."""
     out = {}
@@ -138,8 +149,11 @@ def games(fmt: str) -> None:
 @click.argument("game")
 @clean_errors
 def schema(game: str) -> None:
-    """Print the JSON Schema of GAME's actions, views and options."""
-    click.echo(msgspec.json.format(msgspec.json.encode(get_game(game).schema())).decode())
+    """Print the JSON Schema of GAME's actions, views and options, its events and chance
+    outcomes (redacted forms included) and the protocol messages."""
+    from referee.wire_schema import wire_schema
+
+    click.echo(msgspec.json.format(msgspec.json.encode(wire_schema(get_game(game)))).decode())
 
 
 @main.command()
@@ -171,6 +185,8 @@ def schema(game: str) -> None:
 @click.option(
     "--logs", type=click.Path(file_okay=False, path_type=Path), help="Bot stderr logs here."
 )
+@sandbox_option
+@click.option("--network", is_flag=True, help="Let sandboxed bots use the network.")
 @format_option
 @clean_errors
 def play(
@@ -186,6 +202,8 @@ def play(
     max_plies: int,
     adjudication: Adjudication,
     logs: Path | None,
+    sandbox: str,
+    network: bool,
     fmt: str,
 ) -> None:
     """Play one match of GAME between the --bot commands (seat 0 first)."""
@@ -201,6 +219,7 @@ def play(
     if record is not None:
         check_writable_file(record, "--record")
     seed = seed if seed is not None else secrets.randbits(63)
+    policy = SandboxPolicy(resolve_mode(sandbox), network)
     outcome = asyncio.run(
         run_match(
             g,
@@ -208,11 +227,13 @@ def play(
             seed=seed,
             options=options,
             clock=Clock(startup_ms, move_ms, bank_ms),
-            match_id=f"play-{seed}",
+            # The match id goes to every bot: it must say nothing of the seed.
+            match_id=new_match_id(),
             record_path=record,
             log_dir=logs,
             max_plies=max_plies,
             adjudication=adjudication,
+            sandbox=policy,
         )
     )
     rows = [
@@ -231,7 +252,8 @@ def play(
     if fmt not in ("json", "csv"):
         cut = ", cut at the ply limit (adjudicated)" if outcome.reason == "ply_limit" else ""
         click.echo(
-            f"seed {seed}, {outcome.plies} plies{cut}" + (f", record {record}" if record else "")
+            f"seed {seed}, {outcome.plies} plies{cut}, sandbox {policy.mode}"
+            + (f", record {record}" if record else "")
         )
 
 
@@ -285,7 +307,10 @@ def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance:
     if at_ply is not None:
         if result.state_at is None:
             raise ValueError(f"ply {at_ply} is beyond the end of the game ({result.plies} plies)")
-        click.echo(msgspec.json.format(encode(result.state_at)).decode())
+        from referee.viewer.timeline import frame_at  # named fields, as the viewer draws
+
+        named = frame_at(record, at_ply, seat)
+        click.echo(msgspec.json.format(encode(named)).decode())
     click.echo(
         f"ok: {result.header.game}, {len(result.header.seats)} seats, {result.plies} plies, "
         f"ranks {result.result.ranks}, verdicts {list(result.result.verdicts)}"
@@ -387,9 +412,13 @@ def tournament(
             err=True,
         )
     names = [b.name for b in manifest.config.bots]
-    db = ResultsDB(out / "results.sqlite")
-    seen = db.rows()
-    db.close()
+    click.get_current_context().with_resource(run_lock(out))  # until the command ends
+    db = open_results(out, create=True)
+    try:
+        seen = db.rows()
+        refuse_damage(out, seen)
+    finally:
+        db.close()
     show = not quiet and fmt not in ("json", "csv")
     tty = sys.stderr.isatty()
     total = len(manifest.schedule)
@@ -509,19 +538,31 @@ def _print_tables(
     type=click.Path(file_okay=False, path_type=Path),
     help="With --format json/csv: write one file per table here (standings, pairwise, seats).",
 )
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Cross-check every database row against its record (replayed with its seed); "
+    "exit 1 naming each mismatch.",
+)
 @clean_errors
-def results(run: Path, fmt: str, out_dir: Path | None) -> None:
+def results(run: Path, fmt: str, out_dir: Path | None, check: bool) -> None:
     """Print the tables of a finished or partial tournament run from its database.
+
+    A missing record, or one whose result differs from its row, is an error; --check
+    replays every record and compares it with its row, the schedule and the manifest.
 
     Every format carries every table: json as one object, csv as sections headed
     ``# standings``, ``# pairwise``, ``# seats`` (or one file each with --out-dir).
     """
     manifest = load_run(run)
-    db = ResultsDB(run / "results.sqlite")
+    if check:
+        _check_run(run, manifest)
+    db = open_results(run, create=False)
     try:
         rows = db.rows()
     finally:
         db.close()
+    refuse_damage(run, rows)
     scheduled = len(manifest.schedule)
     _print_tables(rows, [b.name for b in manifest.config.bots], fmt, scheduled, out_dir)
     if len(rows) < scheduled:
@@ -530,6 +571,18 @@ def results(run: Path, fmt: str, out_dir: Path | None) -> None:
             f"continue with: referee tournament --resume {run}",
             err=True,
         )
+
+
+def _check_run(run: Path, manifest: Any) -> None:
+    """``results --check``: one line per mismatch, exit 1 if any, else 0."""
+    report = check_run(run, manifest)
+    for problem in report.problems:
+        click.echo(f"mismatch: {problem}")
+    for note in report.notes:
+        click.echo(f"note: {note}")
+    verdict = "consistent" if not report.problems else f"{len(report.problems)} mismatch(es)"
+    click.echo(f"{verdict}: {report.rows} database rows checked against their records")
+    sys.exit(1 if report.problems else 0)
 
 
 @main.command("check-bot")

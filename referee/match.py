@@ -9,6 +9,7 @@ a second RNG derived from the same seed.
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,6 +98,12 @@ class MatchOutcome:
     @property
     def verdicts(self) -> list[Verdict]:
         return [s.verdict for s in self.seats]
+
+
+def new_match_id(prefix: str = "play") -> str:
+    """A fresh match id such as ``play-3f9a0c1b2d4e``: random, so it says nothing of
+    the match seed (every bot receives it in ``start``)."""
+    return f"{prefix}-{secrets.token_hex(6)}"
 
 
 def final_ranks(engine_ranks: Sequence[int], fault_plies: Sequence[int | None]) -> list[int]:
@@ -443,5 +450,6 @@ __all__ = [
     "adjudicated_ranks",
     "derive_seed",
     "final_ranks",
+    "new_match_id",
     "run_match",
 ]

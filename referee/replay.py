@@ -21,7 +21,6 @@ which verdict a fault really had.
 from __future__ import annotations
 
 import os
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,7 +29,7 @@ import msgspec
 
 from referee.engine import CHANCE, TERMINAL, Game, GameError, State
 from referee.games import UnknownGame, get_game
-from referee.match import adjudicated_ranks, derive_seed, final_ranks
+from referee.match import adjudicated_ranks, final_ranks
 from referee.record import (
     FORMAT,
     ChanceLine,
@@ -41,6 +40,7 @@ from referee.record import (
     ResultLine,
     iter_record,
 )
+from referee.rng import match_rng
 
 
 class ReplayError(RecordError):
@@ -110,12 +110,13 @@ def replay(
             f"{path}: line {result_number} (result): no seed, so chance outcomes and fallback "
             "moves cannot be checked (replay with --unchecked-chance to accept that)"
         )
-    chance_rng = random.Random(derive_seed(seed, "chance")) if seed is not None else None
-    fallback_rng = random.Random(derive_seed(seed, "fallback")) if seed is not None else None
     lines = iter(numbered)
     number, first = next(lines)
     if not isinstance(first, Header):
         raise ReplayError(f"{path}: line {number}: expected a header line first")
+    # The header names the generator (referee.rng): keyed for new records, legacy before.
+    chance_rng = match_rng(seed, "chance", first.chance) if seed is not None else None
+    fallback_rng = match_rng(seed, "fallback", first.chance) if seed is not None else None
     if first.format != FORMAT:
         raise ReplayError(f"{path}: line {number}: unknown format {first.format!r}")
     try:

@@ -2,10 +2,13 @@
 
 A run directory holds::
 
-    manifest.json        config, schedule and tournament secret (mode 0600)
+    manifest.json        config, schedule and tournament secret
     results.sqlite       one row per finished match (see referee.resultsdb)
     records/<id>.jsonl   the game record of every finished match
     logs/<id>/seat<k>.stderr.log
+    run.lock             held by the referee playing the run (see referee.rundir)
+
+The directory is 0700 and every file in it 0600 (see :mod:`referee.rundir`).
 
 The schedule is fixed when the run is created; :func:`run_tournament` plays exactly
 the matches that have no row yet, so a run killed at any moment resumes where it
@@ -23,17 +26,20 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
-from referee import __version__
+from referee import __version__, reaper
 from referee.bot import BotCommandError, BotLimits, BotSpec, resolve_command
 from referee.config import TournamentConfig
 from referee.games import get_game
 from referee.match import Adjudication, Clock, MatchOutcome, run_match
-from referee.resultsdb import MatchRow, ResultsDB
+from referee.resultsdb import MatchRow
+from referee.rundir import open_results, private_run, record_mac, refuse_damage, run_lock
+from referee.sandbox import SandboxPolicy, resolve_mode
 from referee.schedule import ScheduledMatch, block_seed, new_secret, round_robin
 
 
@@ -51,6 +57,7 @@ class Manifest(msgspec.Struct, kw_only=True):
     secret: str
     schedule: list[ScheduledMatch]
     created: float
+    sandbox: Literal["bwrap", "none", ""] = ""
 
 
 class MatchJob(msgspec.Struct, kw_only=True):
@@ -68,6 +75,9 @@ class MatchJob(msgspec.Struct, kw_only=True):
     logs: str
     max_plies: int = 0
     adjudication: Adjudication = "scores"
+    sandbox: Literal["bwrap", "none"] = "none"
+    network: bool = False
+    hidden: list[str] = []
 
 
 def wrap(wrapper: str) -> list[str]:
@@ -127,6 +137,7 @@ def plan_run(config: TournamentConfig, base_dir: Path, out: Path) -> Manifest:
         secret=new_secret(),
         schedule=schedule,
         created=time.time(),
+        sandbox=resolve_mode(config.sandbox),
     )
     return manifest
 
@@ -139,6 +150,14 @@ def load_run(out: Path) -> Manifest:
         raise TournamentError(f"{out}: no manifest.json (not a tournament run)") from None
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise TournamentError(f"{out}/manifest.json: {exc}") from None
+
+
+def sandbox_in_force(manifest: Manifest) -> Literal["bwrap", "none"]:
+    """The sandbox mode a run's matches are played under: the one fixed when the run
+    was created (runs from before sandboxes: the config's, resolved now).  Raises
+    :class:`referee.sandbox.SandboxError` if that mode cannot be had here."""
+    fixed = manifest.sandbox or resolve_mode(manifest.config.sandbox)
+    return resolve_mode(fixed, warn=False)
 
 
 def jobs_for(manifest: Manifest, out: Path, skip: set[str]) -> list[MatchJob]:
@@ -164,6 +183,9 @@ def jobs_for(manifest: Manifest, out: Path, skip: set[str]) -> list[MatchJob]:
             logs=str(out / "logs" / m.id),
             max_plies=cfg.max_plies,
             adjudication=cfg.adjudication,
+            sandbox=sandbox_in_force(manifest),
+            network=cfg.network,
+            hidden=[str(out.resolve())],
         )
         for m in manifest.schedule
         if m.id not in skip
@@ -207,6 +229,7 @@ async def play_job(job: MatchJob) -> MatchRow:
         limits=BotLimits(**job.limits),  # type: ignore[arg-type]
         max_plies=job.max_plies,
         adjudication=job.adjudication,
+        sandbox=SandboxPolicy(job.sandbox, job.network, tuple(job.hidden)),
     )
     return row_from(job, outcome)
 
@@ -250,9 +273,9 @@ def publish_remote(job: MatchJob, result: RemoteResult) -> None:
 
 def publish_record(path: Path, data: bytes) -> None:
     """Write a file received from a worker atomically (temp file, fsync, rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
-    with open(tmp, "wb") as f:
+    with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as f:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
@@ -276,18 +299,29 @@ def run_tournament(
     (records come back with the results, see :func:`play_job_remote`).
     On KeyboardInterrupt, queued matches are cancelled, running ones are ended
     (their bots killed by their workers) and the interrupt propagates.
+
+    The run directory is locked for the whole run and made private (see
+    :mod:`referee.rundir`); each row stores its record's HMAC.  Raises
+    :class:`referee.rundir.RunDirError` if another referee holds the run, its
+    database was lost while records remain, or a recorded match's record is missing
+    or disagrees with its row, and :class:`referee.resultsdb.ResultsError` if the
+    database is damaged or cannot be written.
     """
     manifest = load_run(out)
-    db = ResultsDB(out / "results.sqlite")
-    try:
-        jobs = jobs_for(manifest, out, db.done_ids())
-        for row in _results(jobs, concurrency, executor, remote):
-            db.add(row)
-            if on_row:
-                on_row(row)
-        return db.rows()
-    finally:
-        db.close()
+    with run_lock(out), private_run(out):
+        db = open_results(out, create=True)
+        try:
+            refuse_damage(out, db.rows())
+            jobs = jobs_for(manifest, out, db.done_ids())
+            for row in _results(jobs, concurrency, executor, remote):
+                record = out / "records" / (row.record or f"{row.id}.jsonl")
+                row.record_mac = record_mac(manifest.secret, record.read_bytes())
+                db.add(row)
+                if on_row:
+                    on_row(row)
+            return db.rows()
+        finally:
+            db.close()
 
 
 def dask_executor(address: str, timeout_s: float = 10.0) -> concurrent.futures.Executor:
@@ -352,12 +386,22 @@ def _results(
             yield play_job_sync(job)
         return
     own = executor is None
-    pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=concurrency)
+    # Workers die with the referee (even by SIGKILL), and so do their bots.
+    pool = executor or concurrent.futures.ProcessPoolExecutor(
+        max_workers=concurrency, initializer=reaper.die_with_parent
+    )
     futures: list[concurrent.futures.Future[MatchRow]] = []
     try:
         futures.extend(pool.submit(play_job_sync, job) for job in jobs)
         for future in concurrent.futures.as_completed(futures):
-            yield future.result()
+            try:
+                row = future.result()
+            except BrokenProcessPool:
+                raise TournamentError(
+                    "a worker process died while playing a match (killed from outside?); "
+                    "finished matches are saved, continue with --resume"
+                ) from None
+            yield row
     finally:
         if own:
             pool.shutdown(wait=True, cancel_futures=True)

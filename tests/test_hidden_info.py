@@ -59,7 +59,7 @@ from referee.games.roads_and_boats import data as rb_data
 from referee.games.roads_and_boats.game import RoadsAndBoats
 from referee.games.roads_and_boats.options import RBOptions
 from referee.games.roads_and_boats.state import RBState
-from referee.match import Clock, derive_seed, run_match
+from referee.match import Clock, derive_seed, new_match_id, run_match
 from referee.record import ChanceLine, Header, MoveLine, iter_record
 from referee.replay import SeatShown, replay
 
@@ -143,7 +143,7 @@ def _play(game: Game, seats: int, directory: Path) -> Played:
             bots,
             seed=SEED,
             clock=Clock(startup_ms=30_000, move_ms=30_000),
-            match_id=f"hidden-{game.name}-{seats}",
+            match_id=new_match_id(),  # what `referee play` sends, not an id of our own
             record_path=record,
             log_dir=directory / "logs",
             fsync=False,

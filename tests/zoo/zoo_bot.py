@@ -72,6 +72,10 @@ def main() -> None:
                 time.sleep(600)
             if MODE == "late_ready":
                 time.sleep(1.5)
+            if MODE == "nested_ready":
+                deep = b"{" + b'"a":{' * 5000 + b"}" * 5001
+                raw(b'{"type":"ready","name":"deep","version":' + deep + b"}\n")
+                continue
             send({"type": "ready", "name": f"zoo-{MODE}"})
             continue
         if kind == "end":
@@ -93,6 +97,13 @@ def main() -> None:
         ):
             send(reply)
             continue
+        if MODE == "stray_lines":
+            # After each reply: a debug line, a duplicate reply and a burst of text.
+            send(reply)
+            raw(b"debug: thinking about the next move\n")
+            send(reply)
+            raw(b"".join(b"log line %d\n" % i for i in range(50)))
+            continue
         if MODE == "crash":
             sys.exit(3)
         elif MODE == "close_stdout":
@@ -107,6 +118,26 @@ def main() -> None:
             raw(b"this is not json\n")
         elif MODE == "json_array":
             raw(b"[1, 2, 3]\n")
+        elif MODE == "nested_array":
+            raw(b"[" * 1000 + b"]" * 1000 + b"\n")
+        elif MODE == "nested_reply":
+            nested = b"[" * 5000 + b"]" * 5000
+            raw(
+                b'{"type":"action","id":'
+                + str(msg["id"]).encode()
+                + b',"action":'
+                + nested
+                + b"}\n"
+            )
+        elif MODE == "nested_action":
+            nested = b'{"kind":"add","amount":' * 600 + b"1" + b"}" * 600
+            raw(
+                b'{"type":"action","id":'
+                + str(msg["id"]).encode()
+                + b',"action":'
+                + nested
+                + b"}\n"
+            )
         elif MODE == "wrong_type":
             send({"type": "ready"})
         elif MODE == "wrong_id":

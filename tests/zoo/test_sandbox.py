@@ -1,0 +1,239 @@
+"""The sandbox holds against a hostile bot (docs/protocol.md, "Your process").
+
+Each test seats one attacker (``hostile_bot.py``) between two well-behaved bots on
+the toy game, every bot under bubblewrap, and checks that the attack found nothing
+(the attacker reports every success on its stderr), that the innocent seats finish
+``ok``, that the record replays with its seed checked, and that no process the
+attacker started is left.  Where bubblewrap cannot run, the tests skip, except in CI
+(``CI`` set), where a missing sandbox fails them.  A few tests run the same attack
+without a sandbox to show that it is real.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import socket
+import sqlite3
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from referee.bot import BotLimits, BotSpec
+from referee.cli import main
+from referee.match import Clock, MatchOutcome, run_match
+from referee.replay import replay
+from referee.sandbox import SandboxPolicy, bwrap_problem
+from tests.core.toygame import GAME
+
+HERE = Path(__file__).parent
+ZOO = HERE / "zoo_bot.py"
+HOSTILE = HERE / "hostile_bot.py"
+REPO = HERE.parent.parent
+
+
+@pytest.fixture
+def bwrap() -> SandboxPolicy:
+    """The bubblewrap policy; skips (fails in CI) where bubblewrap cannot run."""
+    problem = bwrap_problem()
+    if problem is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the sandbox tests for real: {problem}")
+        pytest.skip(problem)
+    return SandboxPolicy("bwrap")
+
+
+def tagged(tag: str) -> list[int]:
+    """Live (non-zombie) host processes whose command line holds ``tag``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            state = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if tag.encode() in cmdline and state != b"Z" and int(entry) != os.getpid():
+            found.append(int(entry))
+    return found
+
+
+def attack(
+    mode: str,
+    run_dir: Path,
+    policy: SandboxPolicy,
+    tag: str,
+    target: str = "",
+    script: Path = HOSTILE,
+) -> tuple[MatchOutcome, list[str]]:
+    """Play one toy match with the attacker in seat 1, ``run_dir`` hidden as a
+    tournament's run directory is; return the outcome and the attacker's findings
+    (its ``FOUND`` stderr lines).  ``target`` defaults to the run directory."""
+    policy = policy.hiding([run_dir])
+    victim = [sys.executable, str(ZOO), "ok", "", f"victim-{tag}"]
+    bots = [
+        BotSpec("good0", victim),
+        BotSpec(mode, [sys.executable, str(script), mode, tag, f"target={target or run_dir}"]),
+        BotSpec("good2", victim),
+    ]
+    outcome = asyncio.run(
+        run_match(
+            GAME,
+            bots,
+            seed=11,
+            clock=Clock(startup_ms=20_000, move_ms=5_000),
+            options=GAME.parse_options({"target": 12}),
+            record_path=run_dir / "records" / "m.jsonl",
+            log_dir=run_dir / "logs",
+            limits=BotLimits(exit_grace_s=0.3, term_grace_s=0.3),
+            fsync=False,
+            sandbox=policy,
+        )
+    )
+    log = (run_dir / "logs" / "seat1.stderr.log").read_text(errors="replace")
+    return outcome, [line for line in log.splitlines() if line.startswith("FOUND")]
+
+
+def fake_run(tmp_path: Path) -> Path:
+    """A run directory with a manifest and a results database to forge."""
+    run_dir = tmp_path / "run"
+    (run_dir / "records").mkdir(parents=True)
+    (run_dir / "manifest.json").write_text('{"secret": "s3cret"}')
+    db = sqlite3.connect(run_dir / "results.sqlite")
+    db.execute("CREATE TABLE matches (id TEXT, ranks TEXT)")
+    db.execute("INSERT INTO matches VALUES ('m1', '[3,2,1]')")
+    db.commit()
+    db.close()
+    return run_dir
+
+
+def gone(tag: str, within_s: float = 3.0) -> bool:
+    deadline = time.monotonic() + within_s
+    while tagged(tag) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not tagged(tag)
+
+
+ATTACKS = [
+    "sibling_killer",
+    "stdin_thief",
+    "stdout_injector",
+    "proc_spy",
+    "db_forger",
+    "parent_killer",
+    "network",
+    "scrubbed_chain",
+]
+
+
+@pytest.fixture
+def listener() -> Iterator[str]:
+    """A TCP server on the host's loopback that greets every connection: its port."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            with contextlib.suppress(OSError):
+                conn, _ = server.accept()
+                conn.sendall(b"!")
+                conn.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield str(server.getsockname()[1])
+    stop.set()
+    thread.join()
+    server.close()
+
+
+@pytest.mark.parametrize("mode", ATTACKS)
+def test_attack_finds_nothing_in_the_sandbox(
+    mode: str, tmp_path: Path, bwrap: SandboxPolicy, listener: str
+) -> None:
+    tag = f"tag{secrets.token_hex(6)}"
+    run_dir = fake_run(tmp_path)
+    outcome, findings = attack(
+        mode, run_dir, bwrap, tag, target=listener if mode == "network" else ""
+    )
+    assert findings == []
+    assert outcome.verdicts == ["ok", "ok", "ok"], [s.detail for s in outcome.seats]
+    result = replay(run_dir / "records" / "m.jsonl", lookup=lambda name: GAME)
+    assert result.result.ranks == outcome.ranks
+    assert result.header.sandbox == "bwrap"
+    db = sqlite3.connect(run_dir / "results.sqlite")
+    assert db.execute("SELECT ranks FROM matches").fetchall() == [("[3,2,1]",)]
+    db.close()
+    assert gone(tag), f"processes left: {tagged(tag)}"
+
+
+def test_the_run_directory_is_hidden_inside_the_bots_own_directory(
+    tmp_path: Path, bwrap: SandboxPolicy
+) -> None:
+    """A bot whose own folder holds the run directory still cannot read the run."""
+    script = tmp_path / "hostile_bot.py"
+    shutil.copy(HOSTILE, script)
+    tmp_path.chmod(0o755)  # as root, bots run as nobody: their folder must be readable
+    tag = f"tag{secrets.token_hex(6)}"
+    outcome, findings = attack("db_forger", fake_run(tmp_path), bwrap, tag, script=script)
+    assert findings == []
+    assert outcome.verdicts == ["ok", "ok", "ok"]
+
+
+@pytest.mark.parametrize("mode", ["sibling_killer", "db_forger", "proc_spy", "network"])
+def test_the_same_attack_succeeds_without_a_sandbox(
+    mode: str, tmp_path: Path, listener: str
+) -> None:
+    """The attacks are real: without the sandbox they reach their targets."""
+    tag = f"tag{secrets.token_hex(6)}"
+    target = listener if mode == "network" else ""
+    outcome, findings = attack(mode, fake_run(tmp_path), SandboxPolicy("none"), tag, target)
+    assert findings, "the attack found nothing even without a sandbox"
+    if mode == "sibling_killer":
+        assert "ok" not in (outcome.verdicts[0], outcome.verdicts[2])
+    gone(tag)
+
+
+def test_python_bots_import_referee_in_the_sandbox(tmp_path: Path, bwrap: SandboxPolicy) -> None:
+    result = CliRunner().invoke(
+        main,
+        [
+            "play",
+            "manila",
+            *("--bot", f"python3 {REPO / 'bots' / 'manila_bot.py'}"),
+            *("--bot", f"python3 {REPO / 'bots' / 'random_bot.py'}"),
+            *("--bot", f"python3 {REPO / 'bots' / 'random_bot.py'}"),
+            *("--sandbox", "bwrap", "--record", str(tmp_path / "m.jsonl")),
+            "--format",
+            "json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [row["verdict"] for row in rows] == ["ok"] * 3, result.output
+    assert replay(tmp_path / "m.jsonl").header.sandbox == "bwrap"
+
+
+def test_a_requested_sandbox_that_cannot_run_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    bwrap_problem.cache_clear()
+    try:
+        result = CliRunner().invoke(
+            main,
+            ["play", "manila", *["--bot", "python3 bots/random_bot.py"] * 3, "--sandbox", "bwrap"],
+        )
+    finally:
+        bwrap_problem.cache_clear()
+    assert result.exit_code == 2
+    assert "sandbox 'bwrap' requested" in result.output
