@@ -85,9 +85,10 @@ class GameRenderer:
         return "chance: " + msgspec.json.encode(outcome).decode()
 
     def script_text(self) -> str:
-        """The source of this game's drawing script (package data)."""
+        """The source of this game's drawing script (package data; empty if none)."""
         package = type(self).__module__.rpartition(".")[0]
-        return resources.files(package).joinpath(self.script).read_text(encoding="utf-8")
+        source = resources.files(package).joinpath(self.script)
+        return source.read_text(encoding="utf-8") if source.is_file() else ""
 
 
 def renderer_for(game: Game) -> GameRenderer:

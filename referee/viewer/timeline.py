@@ -71,8 +71,9 @@ def build_timeline(
     (default: omniscient and every seat).
 
     The record is first verified with :func:`referee.replay.replay` (raises its
-    :class:`RecordError`/:class:`ReplayError`); :class:`LookupError` if the game has no
-    drawing module; :class:`ValueError` for a seat out of range.
+    :class:`RecordError`/:class:`ReplayError`); a game without a drawing module gets
+    the generic one (frames shown as text);
+    :class:`ValueError` for a seat out of range.
     """
     if verify:
         replay(path, unchecked_chance=True)
@@ -81,7 +82,10 @@ def build_timeline(
     if not isinstance(header, Header):
         raise ReplayError(f"{path}: expected a header line first")
     game = get_game(header.game)
-    renderer = renderer_for(game)
+    try:
+        renderer = renderer_for(game)
+    except LookupError:  # no drawing: the page shows each frame's fields as text
+        renderer = GameRenderer()
     seats = len(header.seats)
     wanted: list[Perspective] = (
         [None, *range(seats)] if perspectives is None else list(perspectives)
@@ -141,13 +145,17 @@ def build_timeline(
 def frame_at(path: str | os.PathLike[str], ply: int, seat: int | None = None) -> dict[str, Any]:
     """The named frame (as the viewer draws it) before ply ``ply`` of the record at
     ``path`` (``ply`` = number of plies: the final position); omniscient if ``seat`` is
-    ``None``.  Raises :class:`ValueError` beyond the end of the game."""
+    ``None``; a game without a drawing module gives ``state.debug()``).  Raises
+    :class:`ValueError` beyond the end of the game."""
     lines = iter(iter_record(path))
     _, header = next(lines)
     if not isinstance(header, Header):
         raise ReplayError(f"{path}: expected a header line first")
     game = get_game(header.game)
-    renderer = renderer_for(game)
+    try:
+        renderer: GameRenderer | None = renderer_for(game)
+    except LookupError:
+        renderer = None
     state = game.new_game(len(header.seats), game.parse_options(header.options))
     done = 0
     for _, line in lines:
@@ -162,4 +170,9 @@ def frame_at(path: str | os.PathLike[str], ply: int, seat: int | None = None) ->
         done += 1
     if done != ply:
         raise ValueError(f"ply {ply} is beyond the end of the game ({done} plies)")
+    if renderer is None:  # a game without drawing: its view, or its full debug state
+        data: dict[str, Any] = msgspec.json.decode(
+            msgspec.json.encode(state.debug() if seat is None else state.view(seat))
+        )
+        return data
     return renderer.frame(state, seat)

@@ -197,3 +197,14 @@ def test_frame_at_names_the_fields(records: dict[tuple[str, int], Path]) -> None
     assert frame_at(record, 5, seat=1)["seat"] == 1
     with pytest.raises(ValueError, match="beyond the end"):
         frame_at(record, 10_000)
+
+
+def test_replay_at_prints_the_viewers_named_fields(
+    records: dict[tuple[str, int], Path],
+) -> None:
+    record = records[("puerto-rico", 3)]
+    result = CliRunner().invoke(main, ["replay", str(record), "--unchecked-chance", "--at", "9"])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.output[: result.output.rindex("}") + 1])
+    assert printed == frame_at(record, 9)
+    assert {"phase", "roles", "players", "ships", "building_supply"} <= set(printed)
