@@ -127,6 +127,7 @@ def standings(rows: Sequence[MatchRow], names: Sequence[str]) -> list[dict[str, 
         a = acc[name]
         g = a["games"] or 1
         mu, sigma = rated[name]
+        by_verdict: dict[str, int] = {v: a["faults"].get(v, 0) for v in FAULTS}
         table.append(
             {
                 "bot": name,
@@ -140,7 +141,7 @@ def standings(rows: Sequence[MatchRow], names: Sequence[str]) -> list[dict[str, 
                 "ordinal": round(mu - 3 * sigma, 2),
                 "seats": a["seats"],
                 "faults": sum(a["faults"].values()),
-                **{v: a["faults"].get(v, 0) for v in FAULTS},
+                **by_verdict,
                 "mean ms": round(a["ms"] / a["moves"], 1) if a["moves"] else 0.0,
                 "max ms": round(a["max_ms"], 1),
             }
