@@ -64,7 +64,13 @@ def victims() -> list[int]:
 
 
 def attack() -> None:
-    if MODE == "sibling_killer":
+    """Every attack MODE names (several may be joined with ``+``)."""
+    for mode in MODE.split("+"):
+        attack_one(mode)
+
+
+def attack_one(mode: str) -> None:
+    if mode == "sibling_killer":
         for pid in victims():
             for sig in (signal.SIGSTOP, signal.SIGKILL):
                 try:
@@ -72,7 +78,7 @@ def attack() -> None:
                     found(f"signalled {pid}")
                 except OSError:
                     pass
-    elif MODE == "stdin_thief":
+    elif mode == "stdin_thief":
         for pid in victims():
             try:
                 fd = os.open(f"/proc/{pid}/fd/0", os.O_RDONLY | os.O_NONBLOCK)
@@ -82,7 +88,7 @@ def attack() -> None:
                     found(f"stdin of {pid}: {data[:40]!r}")
             except OSError:
                 pass
-    elif MODE == "stdout_injector":
+    elif mode == "stdout_injector":
         for pid in victims():
             try:
                 with open(f"/proc/{pid}/fd/1", "w") as out:
@@ -90,7 +96,7 @@ def attack() -> None:
                 found(f"wrote into stdout of {pid}")
             except OSError:
                 pass
-    elif MODE == "proc_spy":
+    elif mode == "proc_spy":
         for pid in others():
             for part in ("cmdline", "environ"):
                 try:
@@ -99,7 +105,7 @@ def attack() -> None:
                     continue
                 if b"--seed" in data or b"referee" in data:
                     found(f"{part} of {pid}: {data[:80]!r}")
-    elif MODE == "db_forger":
+    elif mode == "db_forger":
         run = Path(TARGET)
         for name in ("manifest.json", "results.sqlite"):
             try:
@@ -120,14 +126,14 @@ def attack() -> None:
             found("rewrote results.sqlite")
         except sqlite3.Error:
             pass
-    elif MODE == "parent_killer":
+    elif mode == "parent_killer":
         for pid in {os.getppid(), 1}:
             try:
                 os.kill(pid, signal.SIGKILL)
                 found(f"killed {pid}")
             except OSError:
                 pass
-    elif MODE == "scrubbed_chain":
+    elif mode == "scrubbed_chain":
         if os.fork() == 0:
             os.setsid()
             code = (
@@ -138,7 +144,7 @@ def attack() -> None:
                 "time.sleep(600)\n"
             )
             os.execve(sys.executable, [sys.executable, "-c", code, TAG], {})
-    elif MODE == "network":
+    elif mode == "network":
         try:
             with socket.create_connection(("127.0.0.1", int(TARGET)), timeout=0.5) as conn:
                 found(f"connected, read {conn.recv(1)!r}")
@@ -160,7 +166,7 @@ def main() -> None:
             send({"type": "action", "id": msg["id"], "index": 0})
         elif msg["type"] == "end":
             break
-    if MODE == "scrubbed_chain":
+    if "scrubbed_chain" in MODE:
         subprocess.run([sys.executable, "-c", "import time; time.sleep(600)", TAG], check=False)
 
 

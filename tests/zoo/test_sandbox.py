@@ -237,3 +237,53 @@ def test_a_requested_sandbox_that_cannot_run_is_an_error(monkeypatch: pytest.Mon
         bwrap_problem.cache_clear()
     assert result.exit_code == 2
     assert "sandbox 'bwrap' requested" in result.output
+
+
+def test_a_tournament_with_an_attacker_stays_fair(tmp_path: Path, bwrap: SandboxPolicy) -> None:
+    """One entrant attacks everything at once (the run, its siblings, its parent, a
+    fork chain) in a Manila round robin at concurrency 2: every innocent seat ends
+    ``ok``, the attacker plays on (its attacks fail silently), every record replays
+    with its seed checked, the database matches the records, nothing is left."""
+    tag = f"tag{secrets.token_hex(6)}"
+    out = tmp_path / "run"
+    modes = "db_forger+sibling_killer+stdout_injector+parent_killer+scrubbed_chain"
+    config = tmp_path / "attack.toml"
+    config.write_text(
+        f"""
+name = "attack"
+game = "manila"
+seats = 3
+move_ms = 5000
+sandbox = "bwrap"
+
+[[bots]]
+name = "random1"
+command = "python3 {REPO / "bots" / "random_bot.py"} victim-{tag}"
+
+[[bots]]
+name = "random2"
+command = "python3 {REPO / "bots" / "random_bot.py"} victim-{tag}"
+
+[[bots]]
+name = "attacker"
+command = "python3 {HOSTILE} {modes} {tag} target={out}"
+"""
+    )
+    runner = CliRunner()
+    result = runner.invoke(
+        main,
+        ["tournament", str(config), "--out", str(out), "--concurrency", "2", "--quiet"],
+    )
+    assert result.exit_code == 0, result.output
+    db = sqlite3.connect(out / "results.sqlite")
+    rows = db.execute("SELECT verdicts, record FROM matches").fetchall()
+    db.close()
+    assert len(rows) == 3
+    for verdicts, record in rows:
+        assert json.loads(verdicts) == ["ok", "ok", "ok"]
+        assert replay(out / "records" / record).header.sandbox == "bwrap"
+    for log in out.glob("logs/*/*.log"):
+        assert "FOUND" not in log.read_text(errors="replace"), log
+    check = runner.invoke(main, ["results", str(out), "--check"])
+    assert check.exit_code == 0, check.output
+    assert gone(tag), f"processes left: {tagged(tag)}"
