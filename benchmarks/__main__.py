@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from benchmarks import engines, overhead, tournament
+from benchmarks import engines, overhead, startup, tournament
 
 if __name__ == "__main__":
     print("== Rules engines: in-process random playouts (one core) ==")
     engines.main(["--seconds", "5"], standalone_mode=False)
     print("\n== Referee overhead: full protocol vs raw pipe ==")
     overhead.main(["--moves", "5000"], standalone_mode=False)
+    print("\n== Bot start-up and close, without and with the sandbox (per bot) ==")
+    startup.main(["--bots", "40"], standalone_mode=False)
     print("\n== Tournament throughput (random bots, Manila, 3 seats) ==")
     tournament.main([], standalone_mode=False)

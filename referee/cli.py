@@ -52,6 +52,7 @@ from referee.tournament import (
     run_tournament,
 )
 from referee.viewer.command import view as view_command
+from referee.viewer.report import report as report_command
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -115,6 +116,15 @@ sandbox_option = click.option(
     show_default=True,
     help="Isolate each bot: bubblewrap where it works (auto), bwrap (or fail), or none.",
 )
+
+
+def sandbox_note(mode: str) -> str:
+    """How a run's bots were isolated, in words (``mode`` from its manifest)."""
+    if mode == "bwrap":
+        return "sandbox bwrap (each bot isolated)"
+    if mode == "none":
+        return "sandbox none: bots were NOT isolated from each other or the run"
+    return "sandbox unknown (run made before sandboxes)"
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, str]:
@@ -423,7 +433,11 @@ def tournament(
     tty = sys.stderr.isatty()
     total = len(manifest.schedule)
     if not quiet:
-        click.echo(f"referee: run directory {out} ({len(seen)} of {total} matches done)", err=True)
+        click.echo(
+            f"referee: run directory {out} ({len(seen)} of {total} matches done); "
+            + sandbox_note(manifest.sandbox),
+            err=True,
+        )
     started = time.monotonic()
     last_table = last_line = started
     fresh = 0
@@ -565,6 +579,7 @@ def results(run: Path, fmt: str, out_dir: Path | None, check: bool) -> None:
     refuse_damage(run, rows)
     scheduled = len(manifest.schedule)
     _print_tables(rows, [b.name for b in manifest.config.bots], fmt, scheduled, out_dir)
+    click.echo(f"referee: {sandbox_note(manifest.sandbox)}", err=True)
     if len(rows) < scheduled:
         click.echo(
             f"referee: partial run: {len(rows)} of {scheduled} matches played; "
@@ -653,6 +668,7 @@ def check_bot_command(
 
 main.add_command(regress)
 main.add_command(view_command)
+main.add_command(report_command)
 
 
 if __name__ == "__main__":

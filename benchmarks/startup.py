@@ -1,0 +1,85 @@
+"""Bot start-up cost: spawn to ``ready`` and close, with and without the sandbox.
+
+For each sandbox mode, ``--bots`` times in a row: spawn a trivial bot (a POSIX shell
+loop, so the figure is the referee's and the sandbox's, not an interpreter's), send
+``start``, wait for ``ready``, then close it (stdin closed, process group ended,
+reaped).  Prints per bot: wall ms from spawn to ``ready``, wall ms of the close, the
+referee's own CPU ms and the children's CPU ms (bwrap, the launcher and the bot).
+
+Run: ``python -m benchmarks.startup [--bots N]``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import time
+
+import click
+from tabulate import tabulate
+
+from referee.bot import BotLimits, BotProcess, BotSpec
+from referee.protocol import PROTOCOL_VERSION, Start, StartClock
+from referee.sandbox import SandboxPolicy, bwrap_problem
+
+TRIVIAL = ["/bin/sh", "-c", 'read l; echo \'{"type":"ready"}\'; while read l; do :; done']
+START = Start(
+    protocol=PROTOCOL_VERSION,
+    match="bench",
+    game="manila",
+    options={},
+    seat=0,
+    seats=1,
+    players=["bench"],
+    clock=StartClock(10_000, 1000, 0),
+)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def measure(policy: SandboxPolicy, bots: int) -> dict[str, float]:
+    """Mean per-bot figures (ms) over ``bots`` sequential start-ups under ``policy``."""
+    spec = BotSpec("bench", TRIVIAL)
+    limits = BotLimits(exit_grace_s=1.0)
+    ready = closing = 0.0
+    cpu0, child0 = time.process_time(), _children_cpu()
+    for _ in range(bots):
+        t0 = time.perf_counter()
+        bot = await BotProcess.spawn(spec, limits=limits, sandbox=policy)
+        await bot.handshake(START, 10_000)
+        t1 = time.perf_counter()
+        await bot.close()
+        t2 = time.perf_counter()
+        ready += t1 - t0
+        closing += t2 - t1
+    cpu, child = time.process_time() - cpu0, _children_cpu() - child0
+    return {
+        "spawn to ready ms": 1000 * ready / bots,
+        "close ms": 1000 * closing / bots,
+        "referee CPU ms": 1000 * cpu / bots,
+        "children CPU ms": 1000 * child / bots,
+    }
+
+
+@click.command()
+@click.option("--bots", type=click.IntRange(min=1), default=40, show_default=True)
+def main(bots: int) -> None:
+    """Print per-bot start-up and close costs without and with the sandbox."""
+    rows = []
+    modes = ["none"] + (["bwrap"] if bwrap_problem() is None else [])
+    for mode in modes:
+        figures = asyncio.run(measure(SandboxPolicy(mode), bots))  # type: ignore[arg-type]
+        rows.append({"sandbox": mode, **{k: round(v, 2) for k, v in figures.items()}})
+    if len(rows) == 2:
+        extra = rows[1]["spawn to ready ms"] - rows[0]["spawn to ready ms"]
+        rows.append({"sandbox": "bwrap - none", "spawn to ready ms": round(extra, 2)})
+    else:
+        print(f"(no bwrap line: {bwrap_problem()})")
+    print(tabulate(rows, headers="keys"))
+
+
+if __name__ == "__main__":
+    main()
