@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.games.puerto_rico.data import BUILDINGS, BUILDINGS_FOR_GOOD, N_BUILDINGS
+
+_CIRCLES = tuple(b.circles for b in BUILDINGS)
+"""Colonist circles by building index."""
 
 
 class Player:
@@ -15,7 +20,18 @@ class Player:
     mayor phase; ``city`` city spaces used (large buildings take 2).
     """
 
-    __slots__ = ("bld", "city", "doubloons", "goods", "occ", "pool", "san_juan", "tiles", "vp")
+    __slots__ = (
+        "_view_memo",
+        "bld",
+        "city",
+        "doubloons",
+        "goods",
+        "occ",
+        "pool",
+        "san_juan",
+        "tiles",
+        "vp",
+    )
 
     def __init__(self) -> None:
         self.doubloons = 0
@@ -27,6 +43,8 @@ class Player:
         self.san_juan = 0
         self.pool = 0
         self.city = 0
+        self._view_memo: tuple[Any, ...] = ()
+        """What views memoise of this board (see :mod:`.view`); not part of the state."""
 
     def copy(self) -> Player:
         """An independent copy."""
@@ -40,6 +58,7 @@ class Player:
         p.san_juan = self.san_juan
         p.pool = self.pool
         p.city = self.city
+        p._view_memo = self._view_memo
         return p
 
     def has(self, building: int) -> bool:
@@ -56,7 +75,7 @@ class Player:
 
     def empty_building_circles(self) -> int:
         """Unfilled colonist circles on this player's buildings."""
-        return sum(BUILDINGS[b].circles - c for b, c in enumerate(self.bld) if c >= 0)
+        return sum([circles - c for c, circles in zip(self.bld, _CIRCLES, strict=True) if c >= 0])
 
     def production(self, good: int) -> int:
         """Barrels of ``good`` this player's occupied tiles and buildings make (no supply cap)."""

@@ -50,6 +50,25 @@ from referee.games.puerto_rico.data import (
     Setup,
 )
 from referee.games.puerto_rico.options import PuertoRicoOptions
+from referee.games.puerto_rico.phases import (
+    CHANCE_PHASES as CHANCE_PHASES,
+)
+from referee.games.puerto_rico.phases import (
+    NO_ROLE,
+    P_BUILDER,
+    P_CAPTAIN,
+    P_CRAFTSMAN,
+    P_DRAW,
+    P_GOVERNOR,
+    P_HACIENDA_DRAW,
+    P_MAYOR,
+    P_OVER,
+    P_ROLE,
+    P_SETTLER,
+    P_STORAGE,
+    P_TRADER,
+    PHASE_NAMES,
+)
 from referee.games.puerto_rico.plantations import (
     apply_display,
     apply_one,
@@ -58,37 +77,15 @@ from referee.games.puerto_rico.plantations import (
     sample_one,
 )
 from referee.games.puerto_rico.scoring import final_scores, tie_breaks
+from referee.games.puerto_rico.view import make_view
 
-# Phases.  Chance phases first.
-P_GOVERNOR: Final = 0
-P_DRAW: Final = 1
-P_HACIENDA_DRAW: Final = 2
-P_ROLE: Final = 3
-P_SETTLER: Final = 4
-P_MAYOR: Final = 5
-P_BUILDER: Final = 6
-P_CRAFTSMAN: Final = 7
-P_TRADER: Final = 8
-P_CAPTAIN: Final = 9
-P_STORAGE: Final = 10
-P_OVER: Final = 11
-PHASE_NAMES: Final = (
-    "setup",
-    "plantation_draw",
-    "hacienda_draw",
-    "role",
-    "settler",
-    "mayor",
-    "builder",
-    "craftsman",
-    "trader",
-    "captain",
-    "storage",
-    "over",
-)
-CHANCE_PHASES: Final = (P_GOVERNOR, P_DRAW, P_HACIENDA_DRAW)
-NO_ROLE: Final = -1
 NO_GOOD: Final = -1
+
+_CIRCLES: Final = tuple(b.circles for b in BUILDINGS)
+"""Colonist circles by building index."""
+
+_BUILD_TERMS: Final = tuple((b.cost, b.column, b.large) for b in BUILDINGS)
+"""``(cost, quarry column, large)`` by building index, for the builder's options."""
 
 
 class PuertoRicoState(State):
@@ -249,12 +246,13 @@ class PuertoRicoState(State):
 
     @staticmethod
     def _place_options(p: Player) -> list[Any]:
-        out: list[Any] = [A.PLACE_TILE_ACTIONS[k] for k in range(6) if p.occ[k] < p.tiles[k]]
-        out.extend(
-            A.PLACE_BUILDING_ACTIONS[b]
-            for b in range(N_BUILDINGS)
-            if 0 <= p.bld[b] < BUILDINGS[b].circles
-        )
+        occ, tiles = p.occ, p.tiles
+        out: list[Any] = [A.PLACE_TILE_ACTIONS[k] for k in range(6) if occ[k] < tiles[k]]
+        out += [
+            action
+            for c, circles, action in zip(p.bld, _CIRCLES, A.PLACE_BUILDING_ACTIONS, strict=True)
+            if 0 <= c < circles
+        ]
         return out
 
     def build_cost(self, seat: int, building: int) -> int:
@@ -270,12 +268,14 @@ class PuertoRicoState(State):
         p = self.players[seat]
         free = CITY_SPACES - p.city
         out: list[Any] = []
-        for b in range(N_BUILDINGS):
-            if self.building_supply[b] <= 0 or p.bld[b] >= 0:
+        supply, bld, doubloons = self.building_supply, p.bld, p.doubloons
+        quarries = p.occ[QUARRY]
+        privilege = 1 if seat == self.chooser else 0
+        for b, (cost, column, large) in enumerate(_BUILD_TERMS):
+            if supply[b] <= 0 or bld[b] >= 0 or free < (2 if large else 1):
                 continue
-            if free < (2 if BUILDINGS[b].large else 1):
-                continue
-            if self.build_cost(seat, b) <= p.doubloons:
+            # As build_cost: printed cost minus privilege and occupied quarries, >= 0.
+            if max(0, cost - (min(quarries, column) + privilege)) <= doubloons:
                 out.append(A.BUILD_ACTIONS[b])
         if out:
             out.append(A.PASS_ACTION)
@@ -536,7 +536,7 @@ class PuertoRicoState(State):
 
     def _auto_place(self, p: Player) -> bool:
         """Place colonists that have no choice; True if a decision remains."""
-        free = sum(p.tiles[k] - p.occ[k] for k in range(6)) + p.empty_building_circles()
+        free = sum(p.tiles) - sum(p.occ) + p.empty_building_circles()
         if p.pool >= free:
             p.occ = p.tiles[:]
             for b in range(N_BUILDINGS):
@@ -823,17 +823,18 @@ class PuertoRicoState(State):
 
     def view(self, seat: int) -> Any:
         """The (fully public) observation for ``seat``; see :mod:`.view`."""
-        from referee.games.puerto_rico.view import make_view
-
         return make_view(self, seat)
 
     def debug(self) -> Any:
         """The full state as JSON-able data (the stack as counts: it has no order)."""
-        out = {k: v for k, v in self.__dict__.items() if k not in ("players", "_legal")}
+        out = {k: v for k, v in self.__dict__.items() if k != "players" and not k.startswith("_")}
         out["options"] = {f: getattr(self.options, f) for f in self.options.__struct_fields__}
         out["setup"] = dataclasses.asdict(self.setup)
         out["phase"] = PHASE_NAMES[self.phase]
-        out["players"] = [{k: getattr(p, k) for k in Player.__slots__} for p in self.players]
+        out["players"] = [
+            {k: getattr(p, k) for k in Player.__slots__ if not k.startswith("_")}
+            for p in self.players
+        ]
         return out
 
 

@@ -9,13 +9,16 @@ quarry as the sixth entry.  Money in doubloons, scores in VP.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import msgspec
 
 from referee.engine import View
+from referee.games.puerto_rico.board import Player
 from referee.games.puerto_rico.data import BUILDINGS, GOOD_NAMES, N_BUILDINGS, ROLE_NAMES
 from referee.games.puerto_rico.options import PuertoRicoOptions
+from referee.games.puerto_rico.phases import NO_ROLE, PHASE_NAMES
 from referee.games.puerto_rico.scoring import player_score
 
 
@@ -98,25 +101,57 @@ class PuertoRicoView(View, kw_only=True):
     hacienda_used: bool
 
 
-def _player_view(p: Any) -> PlayerView:
+def _player_view(p: Player) -> PlayerView:
+    # Score and building names depend on these holdings only; they are memoised on the
+    # board (with copies of the lists, which change in place) since most decisions leave
+    # most boards as they were.
+    key = (p.vp, p.san_juan, p.pool, p.bld, p.tiles, p.occ)
+    memo = p._view_memo
+    if memo and memo[0] == key:
+        score, buildings = memo[1], memo[2]
+    else:
+        bld = p.bld
+        score = player_score(p)
+        buildings = {BUILDINGS[b].name: bld[b] for b in range(N_BUILDINGS) if bld[b] >= 0}
+        p._view_memo = ((p.vp, p.san_juan, p.pool, bld[:], p.tiles[:], p.occ[:]), score, buildings)
     return PlayerView(
         doubloons=p.doubloons,
         vp=p.vp,
         goods=p.goods[:],
         plantations=p.tiles[:],
         occupied=p.occ[:],
-        buildings={BUILDINGS[b].name: p.bld[b] for b in range(N_BUILDINGS) if p.bld[b] >= 0},
+        buildings=buildings.copy(),
         san_juan=p.san_juan,
         unplaced=p.pool,
         city_spaces=p.city,
-        score=player_score(p),
+        score=score,
     )
+
+
+@lru_cache(maxsize=512)
+def _building_supply(supply: tuple[int, ...]) -> dict[str, int]:
+    """Building name -> copies left, from the supply by building index (do not mutate)."""
+    return {BUILDINGS[b].name: supply[b] for b in range(N_BUILDINGS)}
+
+
+_ROLES = tuple(enumerate(ROLE_NAMES))
 
 
 def make_view(state: Any, seat: int) -> PuertoRicoView:
     """Build the view of ``seat`` from a :class:`PuertoRicoState`."""
-    from referee.games.puerto_rico.state import NO_ROLE, PHASE_NAMES
-
+    players = []
+    chips = 0
+    for p in state.players:
+        players.append(_player_view(p))
+        chips += p.vp
+    role_in_play = state.role_in_play
+    role_taken = state.role_taken
+    role_coins = state.role_coins
+    ship_good = state.ship_good
+    ship_load = state.ship_load
+    house = state.house
+    kept = state.kept
+    produced = state.produced
     return PuertoRicoView(
         seat=seat,
         seats=state.seats,
@@ -128,36 +163,32 @@ def make_view(state: Any, seat: int) -> PuertoRicoView:
         chooser=state.chooser,
         order=state.order[:],
         turn=state.turn,
-        roles={
-            ROLE_NAMES[r]: state.role_coins[r]
-            for r in range(len(ROLE_NAMES))
-            if state.role_in_play[r] and not state.role_taken[r]
-        },
-        taken_roles=[ROLE_NAMES[r] for r in range(len(ROLE_NAMES)) if state.role_taken[r]],
-        players=[_player_view(p) for p in state.players],
+        roles={name: role_coins[r] for r, name in _ROLES if role_in_play[r] and not role_taken[r]},
+        taken_roles=[name for r, name in _ROLES if role_taken[r]],
+        players=players,
         colonist_supply=state.colonist_supply,
         colonist_ship=state.colonist_ship,
-        vp_chips_left=max(0, state.vp_left),
+        vp_chips_left=max(0, state.vp_pool - chips),
         goods_supply=state.goods_supply[:],
         ships=[
             ShipView(
-                capacity=state.ship_cap[s],
-                good=GOOD_NAMES[state.ship_good[s]] if state.ship_good[s] >= 0 else None,
-                load=state.ship_load[s],
+                capacity=capacity,
+                good=GOOD_NAMES[ship_good[s]] if ship_good[s] >= 0 else None,
+                load=ship_load[s],
             )
-            for s in range(len(state.ship_cap))
+            for s, capacity in enumerate(state.ship_cap)
         ],
-        trading_house=[GOOD_NAMES[g] for g in state.house],
+        trading_house=[GOOD_NAMES[g] for g in house] if house else [],
         face_up=state.face_up[:],
         plantation_stack=sum(state.stack),
         plantation_discards=state.discard[:],
         quarries=state.quarries,
-        building_supply={BUILDINGS[b].name: state.building_supply[b] for b in range(N_BUILDINGS)},
+        building_supply=_building_supply(tuple(state.building_supply)).copy(),
         end_triggered=state.end_triggered,
         captain_bonus_used=state.captain_bonus_used,
         wharf_used=state.wharf_used[:],
         idle=state.idle,
-        kept=[GOOD_NAMES[g] for g in state.kept],
-        produced=[GOOD_NAMES[g] for g in state.produced],
+        kept=[GOOD_NAMES[g] for g in kept] if kept else [],
+        produced=[GOOD_NAMES[g] for g in produced] if produced else [],
         hacienda_used=state.hacienda_used,
     )
