@@ -72,7 +72,7 @@ def brick_cost(k: int, wonder: int) -> int:
 
 
 def links(state: RBState, place: int) -> list[tuple[int, int]]:
-    """(edge, neighbouring land area) pairs of a (possibly bridged) land area."""
+    """(crossing, neighbouring land area) pairs of a (possibly bridged) land area."""
     w = state.world
     out: list[tuple[int, int]] = []
     for a in w.areas[w.place_hex[place]]:
@@ -124,6 +124,8 @@ class Planner:
             return first
         if isinstance(first, A.Agree):  # accept gifts; keep our goods and transporters
             return first if isinstance(state.offer, A.Give) else A.REFUSE
+        if state.step == "scrap":  # over the transporter limit: drop the emptiest
+            return min(legal, key=lambda a: (len(state.trans[a.transporter].cargo), a.transporter))
         if state.stage == PRODUCTION:
             return self._production(state, legal)
         if state.stage == MOVEMENT:

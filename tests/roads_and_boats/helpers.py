@@ -33,12 +33,18 @@ def started(
     return state
 
 
-def bare(seats: int = 2, map_name: str = "pacific", sequence: list[int] | None = None) -> RBState:
+def bare(
+    seats: int = 2,
+    map_name: str = "pacific",
+    sequence: list[int] | None = None,
+    options: dict[str, object] | None = None,
+) -> RBState:
     """An empty position (no homes, goods or transporters) at turn 1, production.
 
-    ``sequence`` sets the acting order (default seat order).
+    ``sequence`` sets the acting order (default seat order); ``options`` adds options.
     """
-    state = GAME.new_game(seats, GAME.parse_options({"map": map_name, "temple": False}))
+    raw = {"map": map_name, "temple": False, **(options or {})}
+    state = GAME.new_game(seats, GAME.parse_options(raw))
     state.sequence = sequence or list(range(seats))
     state.temple = state.sequence[::-1]
     state.turn = 1

@@ -1350,15 +1350,15 @@ class RBState(State):
             assert offer is not None
             self.offer = None
             self.step = "act"
-            if isinstance(action, A.Agree) and isinstance(offer, A.Borrow):
+            if isinstance(action, A.Refuse):
+                self.refused.append(offer.transporter)
+            elif isinstance(offer, A.Borrow):  # the good is set down for the asker
                 u = self.trans[offer.transporter]
                 good = GOOD_INDEX[offer.good]
                 i = next(i for i, g in enumerate(u.cargo) if g & D.GOOD_MASK == good)
                 self._drop(offer.place, u.cargo.pop(i) & D.GOOD_MASK)
-            elif isinstance(action, A.Agree):
-                self._apply_offer(offer)
             else:
-                self.refused.append(offer.transporter)
+                self._apply_offer(offer)
         elif isinstance(action, A.Release):
             u = self.trans[action.transporter]
             u.carrier = -1
