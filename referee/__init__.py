@@ -1,3 +1,3 @@
 """referee: a referee and tournament runner for board-game bots."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
