@@ -8,7 +8,8 @@ Durability: :class:`RecordWriter` writes to ``<path>.part`` with one ``write`` c
 per complete line and renames the file to ``<path>`` only after the result line is
 flushed and fsynced.  A file without ``.part`` is therefore a finished match, and a
 reader (:func:`read_record`) rejects any line that lacks its newline, so a crash can
-never leave half a line that is taken as whole.
+never leave half a line that is taken as whole.  Records are created with mode 0600
+(a record holds the whole deal and, at the end, the seed).
 """
 
 from __future__ import annotations
@@ -113,10 +114,10 @@ class RecordWriter:
     def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True) -> None:
         self.path = Path(path)
         self.partial = self.path.with_name(self.path.name + ".part")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         self._fsync = fsync
         self._fd: int | None = os.open(
-            self.partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644
+            self.partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600
         )
 
     def write(self, line: RecordLine) -> None:
@@ -184,6 +185,32 @@ def iter_record(path: str | os.PathLike[str]) -> Iterator[tuple[int, RecordLine]
             raise RecordError(f"{path}: line {number}: not a record line: {exc}") from None
     if last:
         raise RecordError(f"{path}: line {len(lines) + 1}: truncated (no newline at end)")
+
+
+def read_result_line(path: str | os.PathLike[str], tail_bytes: int = 65536) -> ResultLine:
+    """The result line of a finished record, reading only its last ``tail_bytes``.
+
+    A cheap check that a record is there and ends as a finished match should; it
+    does not replay the record.  Raises :class:`RecordError` if the file cannot be
+    read, does not end with a newline, or its last line is not a result line.
+    """
+    try:
+        with open(path, "rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            f.seek(max(0, size - tail_bytes))
+            tail = f.read()
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read: {exc.strerror}") from None
+    if not tail.endswith(b"\n"):
+        raise RecordError(f"{path}: truncated (no newline at end)")
+    last = tail[:-1].rsplit(b"\n", 1)[-1]
+    try:
+        line = _line_decoder.decode(last)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise RecordError(f"{path}: last line: not a record line: {exc}") from None
+    if not isinstance(line, ResultLine):
+        raise RecordError(f"{path}: last line: not a result line")
+    return line
 
 
 def read_record(path: str | os.PathLike[str]) -> list[RecordLine]:

@@ -3,13 +3,21 @@
 Each finished match is one row written in one transaction, after its record file is
 published, so killing the referee at any moment loses no finished match and leaves
 no partial row.  JSON columns hold per-seat lists.
+
+The database file (and with it SQLite's ``-wal`` and ``-shm`` files, which take its
+mode) is created 0600.  Every SQLite failure (not a database, a damaged file, a full
+disk, a locked file) and every row that does not decode becomes :class:`ResultsError`,
+whose message names the file and what went wrong.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import msgspec
 
@@ -30,7 +38,8 @@ CREATE TABLE IF NOT EXISTS matches (
     plies       INTEGER NOT NULL,
     record      TEXT,
     finished_at REAL NOT NULL DEFAULT (unixepoch()),
-    reason      TEXT NOT NULL DEFAULT 'finished'  -- or 'ply_limit' (adjudicated)
+    reason      TEXT NOT NULL DEFAULT 'finished',  -- or 'ply_limit' (adjudicated)
+    record_mac  TEXT   -- HMAC-SHA256 of the record's bytes, keyed by the run's secret
 );
 """
 
@@ -53,55 +62,122 @@ class MatchRow(msgspec.Struct, kw_only=True):
     plies: int
     record: str | None = None
     reason: str = "finished"
+    record_mac: str | None = None
 
 
 _JSON_FIELDS = ("bots", "scores", "ranks", "verdicts", "details", "moves", "total_ms", "max_ms")
-_COLUMNS = ("id", "block", "rotation", "seed", *_JSON_FIELDS, "plies", "record", "reason")
+_COLUMNS = (
+    "id",
+    "block",
+    "rotation",
+    "seed",
+    *_JSON_FIELDS,
+    "plies",
+    "record",
+    "reason",
+    "record_mac",
+)
+# Columns added after the first release, with their definitions (older databases gain them).
+_ADDED = {
+    "reason": "reason TEXT NOT NULL DEFAULT 'finished'",
+    "record_mac": "record_mac TEXT",
+}
+
+
+class ResultsError(ValueError):
+    """The results database cannot be opened, read or written; names the file and why."""
 
 
 class ResultsDB:
-    """The results database of one run directory (``results.sqlite``)."""
+    """The results database of one run directory (``results.sqlite``).
 
-    def __init__(self, path: str | Path) -> None:
+    ``create``: make the file (mode 0600) if it does not exist; otherwise a missing
+    file is a :class:`ResultsError` (SQLite would silently make an empty one).
+    Opening runs SQLite's quick integrity check, so a garbled or truncated file is
+    refused at once.  Raises :class:`ResultsError`.
+    """
+
+    def __init__(self, path: str | Path, *, create: bool = False) -> None:
         self.path = Path(path)
-        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA synchronous=FULL")
-        self.conn.executescript(SCHEMA)
-        columns = {r[1] for r in self.conn.execute("PRAGMA table_info(matches)")}
-        if "reason" not in columns:  # a run directory made before the ply limit existed
-            self.conn.execute(
-                "ALTER TABLE matches ADD COLUMN reason TEXT NOT NULL DEFAULT 'finished'"
-            )
+        if create and not self.path.exists():
+            try:
+                with contextlib.suppress(FileExistsError):
+                    os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            except OSError as exc:
+                raise ResultsError(f"{self.path}: cannot create: {exc.strerror}") from None
+        elif not self.path.is_file():
+            raise ResultsError(f"{self.path}: missing (no results database)")
+        uri = f"file:{quote(str(self.path.resolve()))}?mode=rw"
+        try:
+            self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30.0)
+        except sqlite3.Error as exc:
+            raise ResultsError(f"{self.path}: cannot open: {exc}") from None
+        try:
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=FULL")
+            self.conn.executescript(SCHEMA)
+            columns = {r[1] for r in self.conn.execute("PRAGMA table_info(matches)")}
+            for name, definition in _ADDED.items():
+                if name not in columns:  # a run directory made before the column existed
+                    self.conn.execute(f"ALTER TABLE matches ADD COLUMN {definition}")
+            check = self.conn.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise ResultsError(f"{self.path}: damaged database: {check}")
+        except sqlite3.Error as exc:
+            self.conn.close()
+            raise ResultsError(f"{self.path}: not a usable results database: {exc}") from None
+        except ResultsError:
+            self.conn.close()
+            raise
 
     def add(self, row: MatchRow) -> None:
-        """Insert one finished match in its own transaction (idempotent by id)."""
+        """Insert one finished match in its own transaction (idempotent by id).
+
+        Raises :class:`ResultsError` (for instance "database or disk is full")."""
         data = msgspec.to_builtins(row)
         values = [
             msgspec.json.encode(data[c]).decode() if c in _JSON_FIELDS else data[c]
             for c in _COLUMNS
         ]
         marks = ",".join("?" * len(_COLUMNS))
-        with self.conn:
-            self.conn.execute("BEGIN IMMEDIATE")
-            self.conn.execute(
-                f"INSERT OR IGNORE INTO matches ({','.join(_COLUMNS)}) VALUES ({marks})", values
-            )
+        try:
+            with self.conn:
+                self.conn.execute("BEGIN IMMEDIATE")
+                self.conn.execute(
+                    f"INSERT OR IGNORE INTO matches ({','.join(_COLUMNS)}) VALUES ({marks})",
+                    values,
+                )
+        except sqlite3.Error as exc:
+            raise ResultsError(f"{self.path}: cannot record match {row.id}: {exc}") from None
 
     def done_ids(self) -> set[str]:
-        """Ids of the matches already recorded."""
-        return {r[0] for r in self.conn.execute("SELECT id FROM matches")}
+        """Ids of the matches already recorded.  Raises :class:`ResultsError`."""
+        try:
+            return {r[0] for r in self.conn.execute("SELECT id FROM matches")}
+        except sqlite3.Error as exc:
+            raise ResultsError(f"{self.path}: cannot read: {exc}") from None
 
     def rows(self) -> list[MatchRow]:
-        """Every finished match, in finishing order."""
-        cursor = self.conn.execute(f"SELECT {','.join(_COLUMNS)} FROM matches ORDER BY rowid")
+        """Every finished match, in finishing order.  Raises :class:`ResultsError`
+        for an unreadable database or a row whose values do not decode."""
+        try:
+            raws = self.conn.execute(
+                f"SELECT {','.join(_COLUMNS)} FROM matches ORDER BY rowid"
+            ).fetchall()
+        except sqlite3.Error as exc:
+            raise ResultsError(f"{self.path}: cannot read: {exc}") from None
         out = []
-        for raw in cursor:
+        for raw in raws:
             data: dict[str, Any] = dict(zip(_COLUMNS, raw, strict=True))
-            for c in _JSON_FIELDS:
-                data[c] = msgspec.json.decode(data[c])
-            out.append(msgspec.convert(data, MatchRow))
+            try:
+                for c in _JSON_FIELDS:
+                    data[c] = msgspec.json.decode(data[c])
+                out.append(msgspec.convert(data, MatchRow))
+            except (msgspec.DecodeError, msgspec.ValidationError, TypeError) as exc:
+                raise ResultsError(f"{self.path}: row {data['id']!r} is damaged: {exc}") from None
         return out
 
     def close(self) -> None:
-        self.conn.close()
+        """Close the connection (never raises)."""
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.close()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,9 +17,10 @@ from click.testing import CliRunner
 
 from referee.bot import BotSpec
 from referee.cli import main
-from referee.match import derive_seed, run_match
+from referee.match import run_match
 from referee.record import RecordError
 from referee.replay import replay
+from referee.rng import LEGACY, match_rng
 from tests.core.toygame import GAME
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -240,13 +240,17 @@ def test_a_changed_seed(record: list[str], tmp_path: Path) -> None:
 
 def test_a_changed_seed_caught_by_the_fallbacks(forfeited: list[str], tmp_path: Path) -> None:
     """Even with every die re-drawn for the new seed, the fallbacks give it away."""
-    seed = 5
+    kind = json.loads(forfeited[0]).get("chance", LEGACY)
+    played = json.loads(forfeited[fallbacks(forfeited)[0]])["action"]["amount"]
+    # a seed whose first fallback (a choice between adding 1 and 2) differs
+    seed = next(s for s in range(100) if 1 + match_rng(s, "fallback", kind).randrange(2) != played)
     lines = edit(forfeited, len(forfeited) - 1, lambda obj: obj.update(seed=seed))
     chance = first(lines, "chance")
-    deal = random.Random(derive_seed(seed, "chance"))
+    deal = match_rng(seed, "chance", kind)
     outcome = GAME.new_game(2, GAME.parse_options({"target": 14})).sample_chance(deal)
     lines = edit(lines, chance, lambda obj: obj.update(outcome=outcome))
     message = rejected(tmp_path, lines)
+    assert f"line {fallbacks(lines)[0] + 1} " in message
     assert "fallback move" in message and f"does not follow from seed {seed}" in message
 
 
