@@ -93,7 +93,7 @@ class ResultsDB:
 
     ``create``: make the file (mode 0600) if it does not exist; otherwise a missing
     file is a :class:`ResultsError` (SQLite would silently make an empty one).
-    Opening runs SQLite's quick integrity check, so a garbled or truncated file is
+    Opening runs SQLite's integrity check, so a garbled or truncated file is
     refused at once.  Raises :class:`ResultsError`.
     """
 
@@ -120,7 +120,7 @@ class ResultsDB:
             for name, definition in _ADDED.items():
                 if name not in columns:  # a run directory made before the column existed
                     self.conn.execute(f"ALTER TABLE matches ADD COLUMN {definition}")
-            check = self.conn.execute("PRAGMA quick_check").fetchone()[0]
+            check = self.conn.execute("PRAGMA integrity_check").fetchone()[0]
             if check != "ok":
                 raise ResultsError(f"{self.path}: damaged database: {check}")
         except sqlite3.Error as exc:
