@@ -29,7 +29,12 @@ from referee.config import ConfigError, load_config
 from referee.engine import GameError
 from referee.games import UnknownGame, all_games, get_game
 from referee.match import Adjudication, Clock, new_match_id, run_match
-from referee.preflight import check_script_paths, check_writable_file, display_stem
+from referee.preflight import (
+    check_script_paths,
+    check_writable_dir,
+    check_writable_file,
+    display_stem,
+)
 from referee.record import RecordError
 from referee.regress import regress
 from referee.replay import replay as replay_record
@@ -228,6 +233,8 @@ def play(
     specs = [BotSpec(n, resolve_command(b), b) for n, b in zip(labels, bots, strict=True)]
     if record is not None:
         check_writable_file(record, "--record")
+    if logs is not None:
+        check_writable_dir(logs, "--logs")
     seed = seed if seed is not None else secrets.randbits(63)
     policy = SandboxPolicy(resolve_mode(sandbox), network)
     outcome = asyncio.run(
@@ -403,6 +410,7 @@ def tournament(
         for entry in cfg.bots:
             check_script_paths(entry.command, config.parent)
         out = out or Path("runs") / cfg.name
+        check_writable_dir(out, "--out")
         plan_run(cfg, config.parent, out)  # every check of create_run, nothing written
     # Connect before anything is written, so a failed start leaves no half-made run.
     pool = dask_executor(scheduler) if executor == "dask" and scheduler else None
@@ -643,6 +651,8 @@ def check_bot_command(
 
     g = get_game(game)
     check_script_paths(command)
+    if logs is not None:
+        check_writable_dir(logs, "--logs")
     argv = resolve_command(command)
     report = check_bot(
         g,

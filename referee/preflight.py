@@ -126,3 +126,12 @@ def check_writable_file(path: Path, option: str) -> None:
             if not os.access(parent, os.W_OK | os.X_OK):
                 raise ValueError(f"{option} {path}: cannot write in {parent}")
             return
+
+
+def check_writable_dir(path: Path, option: str) -> None:
+    """Raise :class:`ValueError` (one line) if a folder cannot be made at ``path``:
+    ``path`` is a file, or its nearest existing parent is a file or not writable."""
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {path}: is a file, not a folder")
+    if not path.exists():
+        check_writable_file(path, option)

@@ -301,6 +301,9 @@ def test_record_under_a_file_is_one_clear_line(tmp_path: Path) -> None:
     )  # fmt: skip
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "is a file, not a folder" in err and "Errno" not in err
+    config = tiny_config(tmp_path / "t.toml", extra="games = 1")
+    code, _, err = invoke("tournament", str(config), "--out", str(tmp_path / "afile" / "run"))
+    assert code == 2 and "is a file, not a folder" in err and "Errno" not in err
 
 
 # -- 12. packaging --------------------------------------------------------------------
