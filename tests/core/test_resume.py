@@ -92,3 +92,84 @@ def test_interrupted_run_resumes_with_exactly_the_missing_matches(tmp_path: Path
     )
     assert resumed.returncode == 0, resumed.stderr.decode()
     check_complete(out)
+
+
+GATE_BOT = """
+import os, sys, time
+gate = sys.argv[1]
+while not os.path.exists(gate):
+    time.sleep(0.02)
+os.execv(sys.executable, [sys.executable, sys.argv[2]])
+"""
+
+
+def lock_is_held(out: Path) -> bool:
+    import fcntl
+
+    try:
+        fd = os.open(out / "run.lock", os.O_RDWR)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing drops a lock this probe may have taken
+    return False
+
+
+def test_a_second_referee_on_a_running_run_is_refused(tmp_path: Path) -> None:
+    """Two referees on one run (a new run and a --resume, or two --resume) never
+    interleave: the second gets one error line while the first plays on."""
+    gate = tmp_path / "gate"
+    bot = tmp_path / "gate_bot.py"
+    bot.write_text(GATE_BOT)
+    config = tmp_path / "t.toml"
+    config.write_text(
+        'name = "locked"\ngame = "manila"\nseats = 3\nrounds = 1\nmove_ms = 5000\n'
+        'startup_ms = 60000\nsandbox = "none"\n'  # the gate file must be visible to the bot
+        + "".join(
+            f'[[bots]]\nname = "g{i}"\ncommand = "python3 {bot} {gate} {RANDOM}"\n'
+            for i in range(3)
+        )
+    )
+    out = tmp_path / "run"
+    first = subprocess.Popen(
+        referee("tournament", str(config), "--out", str(out), "--quiet"),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not lock_is_held(out) and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert lock_is_held(out), "the first referee should hold the run's lock"
+        attempts = [
+            (["--resume", str(out)], f"is in use by another referee (pid {first.pid})"),
+            ([str(config), "--out", str(out)], "already holds a run"),
+        ]
+        for args, needle in attempts:
+            second = subprocess.run(
+                referee("tournament", *args, "--quiet"), cwd=ROOT, capture_output=True, timeout=60
+            )
+            assert second.returncode == 2
+            err = second.stderr.decode()
+            assert "Traceback" not in err
+            assert err.count("referee: error:") == 1 and needle in err, err
+        assert not (out / "records").exists() or not list((out / "records").glob("*.jsonl"))
+        gate.touch()
+        first.wait(timeout=120)
+        assert first.returncode == 0, first.stderr.read().decode()  # type: ignore[union-attr]
+    finally:
+        gate.touch()
+        if first.poll() is None:
+            os.killpg(first.pid, signal.SIGKILL)
+            first.wait()
+    ids = [r.stem for r in (out / "records").glob("*.jsonl")]
+    assert len(ids) == 3
+    for record in (out / "records").glob("*.jsonl"):
+        replay(record)
+    assert rows(out) == 3
