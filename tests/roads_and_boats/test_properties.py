@@ -33,6 +33,8 @@ MOVES = (
     A.Receive,
     A.Agree,
     A.Refuse,
+    A.Put,
+    A.Borrow,
 )
 
 
@@ -63,8 +65,12 @@ def expected_cost(state: RBState, action: object) -> list[int] | None:
 
 
 def check_invariants(state: RBState) -> None:
+    """Limits (8/5/5, except while the player picks what to scrap), capacity, every
+    transporter on terrain it can use, nothing loose at sea but on oil rigs or geese."""
     w = state.world
     for seat in range(state.seats):
+        if state.step == "scrap":
+            break
         own = [t for t in state.trans.values() if t.owner == seat]
         land = sum(1 for t in own if not t.water)
         assert len(own) <= D.MAX_TRANSPORTERS and land <= D.MAX_LAND
@@ -89,9 +95,118 @@ def check_invariants(state: RBState) -> None:
             assert kind == LAND and state.root[place] == place
 
 
-def play(seats: int, seed: int, done_bias: float) -> RBState:
+def auto_processed(state: RBState) -> list[int]:
+    """Goods totals after the end-of-production processing, recounted independently of
+    the engine: each secondary producer or transporter factory (not the wagon factory,
+    whose input set includes a donkey) uses complete loose input sets up to its limit,
+    boards before trunks where wood will do; then loose 2 geese + 1 paper sets vanish."""
+    counts = totals(state)
+    loose: dict[int, list[int]] = {}
+    for place, pile in state.piles.items():
+        c = [0] * len(D.GOODS)
+        for g in pile:
+            c[g & D.GOOD_MASK] += 1
+        loose[place] = c
+    for h in sorted(state.buildings):
+        kind, place, _owner, used = state.buildings[h]
+        btype = D.BUILDINGS[kind]
+        if btype.kind == D.PRIMARY or kind == D.WAGON_FACTORY:
+            continue
+        here = loose.setdefault(place, [0] * len(D.GOODS))
+        while used + btype.out_count <= btype.limit:
+            if kind in D.WOOD_FED:
+                if here[D.BOARD] + here[D.TRUNK] < 2:
+                    break
+                boards = min(2, here[D.BOARD])
+                spent = [(D.BOARD, boards), (D.TRUNK, 2 - boards)]
+            elif all(here[g] >= n for g, n in btype.inputs):
+                spent = list(btype.inputs)
+            else:
+                break
+            for g, n in spent:
+                here[g] -= n
+                counts[g] -= n
+            used += btype.out_count
+            if btype.kind == D.SECONDARY:
+                here[btype.output] += btype.out_count
+                counts[btype.output] += btype.out_count
+    for here in loose.values():
+        sets = min(here[D.GOOSE] // 2, here[D.PAPER])
+        counts[D.GOOSE] -= 2 * sets
+        counts[D.PAPER] -= sets
+    return counts
+
+
+def recount_scores(state: RBState) -> list[float]:
+    """Final scores from the state, using the printed score table where it reaches."""
+    points = [0] * state.seats
+    for t in state.trans.values():
+        points[t.owner] += sum(D.SCORE_VALUE.get(g & D.GOOD_MASK, 0) for g in t.cargo)
+    start = 0
+    for size in D.WONDER_ROWS:
+        row = state.wonder[start : start + size]
+        start += size
+        players = [b for b in row if b >= 0]
+        for seat in range(state.seats):
+            own = players.count(seat)
+            others = len(players) - own
+            if own == 0:
+                continue
+            if own <= len(D.SCORE_TABLE) and others < len(D.SCORE_TABLE[own - 1]):
+                points[seat] += D.SCORE_TABLE[own - 1][others]
+            else:
+                points[seat] += 10 * own // (own + others)
+    return [float(p) for p in points]
+
+
+def enrich(state: RBState, rng: random.Random) -> None:
+    """Pre-build a random economy once the homes stand, so rare paths are reached: all
+    research for everyone, one building of every kind on a fitting hex where possible
+    (mines with bags) with some of its inputs loose, a raft per seat at sea, and a few
+    goods of every kind at homes."""
+    w = state.world
+    state.research = [(1 << len(D.RESEARCH)) - 1] * state.seats
+    free = [h for h in range(len(w.hexes)) if h not in state.buildings]
+    homes = {w.place_hex[p] for p in state.homes}
+    rng.shuffle(free)
+    for kind in range(len(D.BUILDINGS)):
+        for h in free:
+            sea = not w.hexes[h].land
+            if h in state.buildings or sea != (kind == D.OIL_RIG) or not state._site_ok(kind, h):
+                continue
+            place = w.sea_place[h] if sea else state.root[w.areas[h][0]]
+            if h in homes and kind != D.SAWMILL:
+                continue
+            state.buildings[h] = [kind, place, rng.randrange(state.seats), 0]
+            for good, n in D.BUILDINGS[kind].inputs:  # loose inputs for auto-processing
+                for _ in range(rng.randrange(2 * n + 1)):
+                    state._drop(place, good)
+            if kind == D.MINE:
+                state.bags[h] = list(D.MINE_MIXES[rng.choice(sorted(D.MINE_MIXES))])
+                state.mines += 1
+            break
+    seas = [w.sea_place[h] for h in range(len(w.hexes)) if not w.hexes[h].land]
+    for seat in range(state.seats):
+        if seas:
+            state._new_transporter(seat, D.RAFT, rng.choice(seas))
+        for good in range(len(D.GOODS)):
+            for _ in range(rng.randrange(3)):
+                state._drop(state.homes[seat], good)
+
+
+def play(
+    seats: int,
+    seed: int,
+    done_bias: float,
+    options: dict[str, object] | None = None,
+    rich: bool = False,
+) -> RBState:
+    """Random legal play to the end, checking conservation of goods at every action
+    (moving goods keeps them, production makes and uses exactly its sets, building and
+    the wonder use exactly their cost, ending production processes exactly the loose
+    complete sets) and the invariants after every ply."""
     rng = random.Random(seed)
-    state = GAME.new_game(seats, GAME.parse_options({}))
+    state = GAME.new_game(seats, GAME.parse_options(options or {}))
     plies = 0
     while (seat := state.to_move()) != TERMINAL:
         plies += 1
@@ -99,12 +214,21 @@ def play(seats: int, seed: int, done_bias: float) -> RBState:
         if seat == CHANCE:
             state.apply_chance(state.sample_chance(rng))
             continue
+        if rich and state.turn == 1 and state.step != "homes" and not state.research[0]:
+            enrich(state, rng)
         legal = state.legal_actions()
         busy = [a for a in legal if not isinstance(a, A.Done | A.Stop)]
         action = rng.choice(busy) if busy and rng.random() > done_bias else legal[-1]
         before = totals(state)
         cost = expected_cost(state, action)
         stage = state.stage
+        ends_production = (
+            isinstance(action, A.Done)
+            and stage == 0
+            and state.step == "act"
+            and state.actor == len(state.order()) - 1
+        )
+        processed = auto_processed(state) if ends_production else None
         state.apply_action(action)
         after = totals(state)
         if isinstance(action, MOVES):
@@ -118,9 +242,12 @@ def play(seats: int, seed: int, done_bias: float) -> RBState:
                 assert after[btype.output] > before[btype.output], action
         elif cost is not None:
             assert [b - a for a, b in zip(after, before, strict=True)] == cost, action
+        elif processed is not None:
+            assert after == processed, "end of production processed other goods"
         elif isinstance(action, A.Done) and stage != 0 and state.stage == stage + 1:
             assert after == before  # ending movement/building changes no goods
         check_invariants(state)
+    assert state.scores() == recount_scores(state)
     return state
 
 
@@ -134,6 +261,25 @@ def test_random_play_terminates_and_keeps_the_invariants(
     assert len(scores) == seats and all(s >= 0 for s in scores)
     assert len(state.wonder) <= D.WONDER_SLOTS
     assert state.neutral_left >= 0
+
+
+MAPS = ("auto", "dead-sea", "mesopotamia", "generated", "pacific")
+
+
+@settings(max_examples=16, deadline=None)
+@given(
+    seats=st.integers(1, 4),
+    seed=st.integers(0, 2**32),
+    map_name=st.sampled_from(MAPS),
+    bias=st.sampled_from([0.05, 0.3]),
+)
+def test_random_rich_games_keep_goods_limits_and_scores(
+    seats: int, seed: int, map_name: str, bias: float
+) -> None:
+    """Issue 15 invariants over games that start with every building kind built and all
+    research done (random play alone almost never builds mines or factories)."""
+    state = play(seats, seed, bias, {"map": map_name}, rich=True)
+    assert state.is_terminal()
 
 
 @settings(max_examples=10, deadline=None)

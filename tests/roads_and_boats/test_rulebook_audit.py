@@ -7,6 +7,10 @@ pages cited as p<n>) and ``shared/rules/roads_and_boats.md`` (§n).
 
 from __future__ import annotations
 
+import random
+
+from referee.engine import CHANCE
+from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.state import BUILDING, MOVEMENT, PRODUCTION, RBState
@@ -286,3 +290,27 @@ def test_another_players_goods_are_used_with_consent() -> None:
     state.apply_action(A.REFUSE)
     assert cargo_names(theirs) == ["stone"]
     assert not any(isinstance(a, A.Borrow) for a in state.legal_actions())  # asked once
+
+
+# --- 12. the map is part of the match's chance -------------------------------------
+
+
+def test_every_match_seed_draws_its_own_map() -> None:
+    """Issue 15 item 12: a generated map's seed is a chance outcome at setup (drawn from
+    the match's random source, so it is recorded and replayed); map_seed pins one map;
+    two seats may play a generated map too (map=generated) or the official ones."""
+    names = set()
+    for seed in range(6):
+        state = GAME.new_game(3, GAME.parse_options({}))
+        assert state.to_move() == CHANCE and state.step == "map"
+        state.apply_chance(state.sample_chance(random.Random(seed)))
+        names.add(state.world.spec)
+        assert state.step == "setup" and state.to_move() == CHANCE  # then the temple
+    assert len(names) == 6
+    duel = GAME.new_game(2, GAME.parse_options({"map": "generated"}))
+    duel.apply_chance(123)
+    assert duel.world.name == "generated-2-123" and len(duel.world.land_hexes()) == 20
+    for name in ("pacific", "dead-sea"):
+        assert GAME.new_game(2, GAME.parse_options({"map": name})).step == "setup"
+    pinned = [GAME.new_game(4, GAME.parse_options({"map_seed": 9})).world.spec for _ in "ab"]
+    assert pinned[0] == pinned[1]
