@@ -39,7 +39,8 @@ def test_slow_bot_is_noted_not_faulted(monkeypatch: pytest.MonkeyPatch) -> None:
     # The toy game has few moves, so a bot sleeping 0.6 s a move stays quick to check.
     # Slow but within the clock: a note against the move time, and still clean.
     monkeypatch.setitem(all_games(), TOY.name, TOY)
-    code, out = check(f"{ZOO} late", "--move-ms", "2000", "--slow-ms", "300", game=TOY.name)
+    slow = f"{sys.executable} {ROOT / 'tests' / 'core' / 'slow_bot.py'} 0.6"
+    code, out = check(slow, "--move-ms", "2000", "--slow-ms", "300", game=TOY.name)
     assert code == 0, out
     assert out.count("note: ") == 2 and out.count("slowest move took") == 2
     assert "of the 2000 ms move time" in out and "problem:" not in out

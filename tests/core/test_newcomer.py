@@ -120,11 +120,10 @@ def test_check_bot_shows_the_stderr_tail_and_keeps_logs(tmp_path: Path) -> None:
 
 
 def test_check_bot_bank_covers_slow_moves(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The zoo bot sleeps 0.6 s a move: far over a 100 ms move time, far within a 60 s bank.
+    # 0.6 s a move: far over a 100 ms move time, far within a 60 s bank.
     monkeypatch.setitem(all_games(), TOY.name, TOY)
-    code, out, _ = invoke(
-        "check-bot", TOY.name, f"{ZOO} late", "--move-ms", "100", "--bank-ms", "60000"
-    )
+    slow = f"{PY} {ROOT / 'tests' / 'core' / 'slow_bot.py'} 0.6"
+    code, out, _ = invoke("check-bot", TOY.name, slow, "--move-ms", "100", "--bank-ms", "60000")
     assert code == 0, out
     assert "note:" in out and "slowest move took" in out
 
