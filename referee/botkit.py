@@ -5,6 +5,9 @@ A bot subclasses :class:`Bot`, overrides :meth:`Bot.choose`, and calls
 ``docs/protocol.md``): it answers ``start`` with ``ready``, every ``act`` with an
 ``action`` message carrying an ``index`` into ``legal``, and returns after ``end``.
 
+Only the game named in ``start`` is imported (see :func:`referee.games.get_game`), so a
+bot's start-up pays for its own game's package, not for every game's.
+
 Example::
 
     class First(Bot):
