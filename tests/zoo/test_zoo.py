@@ -33,7 +33,7 @@ def alive(pid: int) -> bool:
 
 
 def run(
-    mode: str, tmp_path: Path, move_ms: int = 450, **limits: object
+    mode: str, tmp_path: Path, move_ms: int = 1500, **limits: object
 ) -> tuple[MatchOutcome, list[int]]:
     marker = tmp_path / "pids"
     marker.touch()
@@ -47,7 +47,9 @@ def run(
             GAME,
             bots,
             seed=3,
-            clock=Clock(startup_ms=3000, move_ms=move_ms),
+            # Clocks wide enough for the well-behaved bots on a loaded 2-core machine;
+            # only the waits that are the subject (hang, late, never_ready) are long.
+            clock=Clock(startup_ms=5000 if mode == "never_ready" else 15_000, move_ms=move_ms),
             options=GAME.parse_options({"target": 12}),
             record_path=tmp_path / "m.jsonl",
             log_dir=tmp_path / "logs",

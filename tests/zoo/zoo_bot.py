@@ -112,7 +112,7 @@ def main() -> None:
         elif MODE == "hang":
             time.sleep(600)
         elif MODE == "late":
-            time.sleep(0.6)
+            time.sleep(2.5)  # beyond the tests' 1.5 s move time
             send(reply)
         elif MODE == "garbage":
             raw(b"this is not json\n")
