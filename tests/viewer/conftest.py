@@ -8,24 +8,14 @@ except under CI (``CI`` set in the environment), where a missing browser fails.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from referee.viewer.chromium import CHROMIUM_ARGS, find_chromium
 from tests.viewer.records import write_record
-
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 EXTREMES = [
     ("manila", 3),
@@ -38,15 +28,6 @@ EXTREMES = [
     ("roads-and-boats", 4),
 ]
 """Every game at its smallest and largest seat count."""
-
-
-def find_chromium() -> str | None:
-    """Path of a system Chromium, or ``None``."""
-    for name in ("chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
 
 
 def _unavailable(reason: str) -> None:

@@ -206,6 +206,7 @@ const RefereeViewer = (() => {
     });
     buildResult();
     setPerspective(D.perspectives[0]);
+    document.body.dataset.readyMs = String(Math.round(performance.now()));
     document.body.dataset.ready = "1";
   }
 
