@@ -244,6 +244,7 @@ class BotProcess:
         self._stderr_tail_bytes = 0
         self._stderr_task = asyncio.create_task(self._read_stderr())
         self._closed = False
+        self.sandboxed = False
 
     @classmethod
     async def spawn(
@@ -299,7 +300,9 @@ class BotProcess:
             if options_fd >= 0:
                 os.close(options_fd)
         reaper.adopt(process.pid)
-        return cls(spec, process, workdir, stderr_path, limits, token)
+        bot = cls(spec, process, workdir, stderr_path, limits, token)
+        bot.sandboxed = sandbox.mode == "bwrap"
+        return bot
 
     # -- stderr --------------------------------------------------------------------
 
@@ -481,10 +484,12 @@ class BotProcess:
         self._signal_group(signal.SIGKILL)
         code = await self.process.wait()
         reaper.release(self.pid)
-        # Processes that left the group (double fork, setsid) still carry the marker.
         reaper.retire(self.token)
-        reaper.kill_marked(self.token)
-        reaper.kill_orphans()
+        if not self.sandboxed:
+            # Processes that left the group (double fork, setsid) still carry the
+            # marker.  In a sandbox the kernel has killed them all with its PID 1.
+            reaper.kill_marked(self.token)
+            reaper.kill_orphans()
         with contextlib.suppress(TimeoutError, asyncio.CancelledError):
             await asyncio.wait_for(self._stderr_task, 1.0)
         shutil.rmtree(self.workdir, ignore_errors=True)
