@@ -129,11 +129,12 @@
       s += `<g class="player" data-seat="${seat}">`;
       if (f.to_move === seat) s += `<rect x="354" y="${y - 2}" width="722" height="${rowH - 2}" rx="5" fill="#fff3c4"/>`;
       s += `<circle cx="372" cy="${y + rowH / 2 - 2}" r="9" fill="${col}" stroke="#222"/>`;
-      s += T(388, y + 16, ctx.seats[seat] + (f.harbour_master === seat ? "  ♛ harbour master" : ""), { size: 13, weight: 700 });
+      s += T(388, y + 16, ctx.seats[seat].slice(0, 20), { size: 13, weight: 700 });
+      if (f.harbour_master === seat) s += `<g class="harbour-master"><rect x="562" y="${y + 2}" width="40" height="${rowH - 12}" rx="4" fill="#e8b923" stroke="#8a6d0b"/>` + T(582, y + rowH / 2 + 2, "HM", { anchor: "middle", size: 12, weight: 700 }) + "<title>harbour master</title></g>";
       s += T(388, y + 34, `${f.cash[seat]} pesos`, { size: 13 });
       for (let a = 0; a < (f.accomplices[seat] || 0); a++) s += meeple(490 + a * 20, y + 30, col, "hand-accomplice", 7);
       // shares
-      let cx = 600;
+      let cx = 612;
       const hands = f.hands ? f.hands[seat] : (seat === f.seat ? f.hand : null);
       const morts = f.mortgaged_hands ? f.mortgaged_hands[seat] : (seat === f.seat ? f.mortgaged : null);
       const card = (good, face, mort) => {
