@@ -84,7 +84,7 @@ def test_bundled_bot_match_messages_validate(name: str, game: Game, tmp_path: Pa
             bots,
             seed=20_261_123,
             clock=Clock(startup_ms=60_000, move_ms=60_000, bank_ms=0),
-            max_plies=400,
+            max_plies=250,
             fsync=False,
         )
     )
@@ -105,13 +105,14 @@ def test_bundled_bot_match_messages_validate(name: str, game: Game, tmp_path: Pa
 def test_every_event_a_viewer_may_see_validates(name: str, game: Game) -> None:
     check = validator(game, "event")
     redacted = 0
+    seen_events: set[bytes] = set()  # each distinct event is validated once
     # Whole games of Manila (where redaction happens); the others' openings suffice.
     plies = 1500 if name == "manila" else 250
     for seats in range(game.min_seats, game.max_seats + 1):
         for seed in range(2):
             rng = random.Random(1000 * seats + seed)
             state = game.new_game(seats)
-            for ply in range(plies):
+            for _ply in range(plies):
                 if state.to_move() == TERMINAL:
                     break
                 events: list[Any] = []
@@ -120,7 +121,7 @@ def test_every_event_a_viewer_may_see_validates(name: str, game: Game) -> None:
                     for viewer in range(seats):
                         seen = state.observe_chance(outcome, viewer)
                         if seen is not None:
-                            events.append({"ply": ply, "chance": seen})
+                            events.append({"ply": 0, "chance": seen})
                     state.apply_chance(outcome)
                 else:
                     seat = state.to_move()
@@ -130,10 +131,12 @@ def test_every_event_a_viewer_may_see_validates(name: str, game: Game) -> None:
                         seen = state.observe_action(seat, action, viewer)
                         if seen is not None:
                             redacted += seen is not action
-                            events.append({"ply": ply, "seat": seat, "action": seen})
+                            events.append({"ply": 0, "seat": seat, "action": seen})
                     state.apply_action(action)
-                for event in json.loads(msgspec.json.encode(events)):
-                    errors = list(check.iter_errors(event))
-                    assert not errors, (event, errors[0].message[:300])
+                seen_events.update(msgspec.json.encode(e) for e in events)
+    for line in seen_events:
+        event = json.loads(line)
+        errors = list(check.iter_errors(event))
+        assert not errors, (event, errors[0].message[:300])
     if name == "manila":
         assert redacted > 0  # mortgages/redeems seen by other seats were checked
