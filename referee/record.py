@@ -187,18 +187,23 @@ def iter_record(path: str | os.PathLike[str]) -> Iterator[tuple[int, RecordLine]
         raise RecordError(f"{path}: line {len(lines) + 1}: truncated (no newline at end)")
 
 
-def read_result_line(path: str | os.PathLike[str], tail_bytes: int = 65536) -> ResultLine:
-    """The result line of a finished record, reading only its last ``tail_bytes``.
+def read_result_line(path: str | os.PathLike[str]) -> ResultLine:
+    """The result line of a finished record, reading only the end of the file.
 
     A cheap check that a record is there and ends as a finished match should; it
     does not replay the record.  Raises :class:`RecordError` if the file cannot be
     read, does not end with a newline, or its last line is not a result line.
     """
+    tail_bytes = 4096
     try:
         with open(path, "rb") as f:
             size = f.seek(0, os.SEEK_END)
-            f.seek(max(0, size - tail_bytes))
-            tail = f.read()
+            while True:
+                f.seek(max(0, size - tail_bytes))
+                tail = f.read()
+                if b"\n" in tail[:-1] or len(tail) >= size:
+                    break
+                tail_bytes *= 4  # a last line longer than the tail read so far
     except OSError as exc:
         raise RecordError(f"{path}: cannot read: {exc.strerror}") from None
     if not tail.endswith(b"\n"):
