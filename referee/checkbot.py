@@ -51,6 +51,8 @@ class CheckReport:
     max_ms: float = 0.0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    ready_names: set[str] = field(default_factory=set)
+    """The names the bot gave in its ``ready`` messages."""
 
     @property
     def clean(self) -> bool:
@@ -152,6 +154,8 @@ def check_bot(
             mine = outcome.seats[seat]
             report.moves += mine.moves
             report.max_ms = max(report.max_ms, mine.max_ms)
+            if mine.bot_name:
+                report.ready_names.add(mine.bot_name)
             where = f"match {outcome.match} (seat {seat})"
             tail = stderr_tail(log_root / outcome.match / f"seat{seat}.stderr.log")
             found: list[str] = []

@@ -671,6 +671,7 @@ def check_bot_command(
     click.echo(
         f"{verdict}: {report.matches} matches, {report.moves} moves, "
         f"slowest move {report.max_ms:.0f} ms of {move_ms} ms"
+        + "".join(f"; calls itself {n!r}" for n in sorted(report.ready_names))
         + (f"; stderr logs in {logs}" if logs is not None else "")
     )
     sys.exit(0 if report.clean else 1)

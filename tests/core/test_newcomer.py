@@ -267,6 +267,8 @@ def test_display_names_come_from_the_script() -> None:
     )
     assert code == 0 and "random_bot#1" in out and "--seed" not in out
     assert "ready name" in out and " random " in out  # the name the bot sent in 'ready'
+    code, out, _ = invoke("check-bot", "manila", RANDOM)
+    assert code == 0 and "calls itself 'random'" in out.splitlines()[-1]
 
 
 # -- 10. Puerto Rico seat counts agree ------------------------------------------------
