@@ -637,8 +637,9 @@ class RBState(State):
                     if not self.research[seat] >> i & 1:
                         out.append(A.Research(place, name))
         bit = 1 << (seat + D.GOOD_BITS)
+        carriers = self._carriers()
         for t in self.trans.values():
-            if t.owner != seat or t.carrier >= 0 or self._carried_by(t) is not None:
+            if t.owner != seat or t.carrier >= 0 or t.id in carriers:
                 continue
             reach = self.reach(t)
             if len(t.cargo) < D.TRANSPORTERS[t.kind].capacity:
@@ -650,7 +651,7 @@ class RBState(State):
                     b = self.buildings.get(self.world.place_hex[p])
                     if b is not None and b[1] == p:
                         out.extend(A.Put(t.id, k, p) for k in free)
-        out.extend(self._borrow_actions(seat, here))
+        out.extend(self._borrow_actions(seat, here, carriers))
         for place, owner in self.breeders:
             if owner == seat and self._may_gain(seat, D.DONKEY):
                 out.append(A.Breed(place))
@@ -669,15 +670,22 @@ class RBState(State):
         out.append(A.DONE)
         return out
 
-    def _borrow_actions(self, seat: int, here: dict[int, list[Transporter]]) -> list[Any]:
+    def _carriers(self) -> set[int]:
+        """Ids of the transporters carrying another one."""
+        return {u.carrier for u in self.trans.values() if u.carrier >= 0}
+
+    def _borrow_actions(
+        self, seat: int, here: dict[int, list[Transporter]], carriers: set[int]
+    ) -> list[Any]:
         """``borrow`` offers: goods on other players' free transporters that touch a land
-        area (or oil rig) where ``seat`` has a transporter (rulebook p13)."""
+        area (or oil rig) where ``seat`` has a transporter (rulebook p13); ``carriers``
+        is :meth:`_carriers`."""
         out: list[Any] = []
         w = self.world
         for u in self.trans.values():
             if u.owner == seat or u.carrier >= 0 or not u.cargo or u.id in self.refused:
                 continue
-            if self._carried_by(u) is not None:
+            if u.id in carriers:
                 continue
             goods = _kinds(u.cargo)
             for p in self.reach(u):
@@ -1101,7 +1109,7 @@ class RBState(State):
                     if p in here and self.pool(p, here[p])[D.STONE] >= 1:
                         out.append(A.Bridge(h, side, p))
                         break
-        out.extend(self._borrow_actions(seat, here))
+        out.extend(self._borrow_actions(seat, here, self._carriers()))
         out.append(A.DONE)
         return out
 
