@@ -202,6 +202,7 @@ def test_shared_seats_count_once_per_match() -> None:
 def test_tied_entrants_split_the_win() -> None:
     table = {r["bot"]: r for r in standings([row(0, ["a", "a", "b"], [1, 3, 1])], ["a", "b"])}
     assert table["a"]["wins"] == 0.5 and table["b"]["wins"] == 0.5
+    assert table["a"]["games"] == 1 and table["a"]["win %"] == 50
 
 
 # -- 7. every format carries every table, numbers as numbers --------------------------
