@@ -283,7 +283,7 @@ def test_a_forged_row_is_noticed(run: Path) -> None:
     record = some_record(run)
     with sqlite3.connect(run / "results.sqlite") as conn:
         conn.execute(
-            "UPDATE matches SET ranks = '[1, 1]', verdicts = '[\"ok\", \"crash\"]' WHERE id = ?",
+            "UPDATE matches SET ranks = '[9, 9]', verdicts = '[\"ok\", \"crash\"]' WHERE id = ?",
             (record.stem,),
         )
     one_error_line(invoke("results", run), f"match {record.stem}", "differs from the database")
