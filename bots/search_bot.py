@@ -1,0 +1,461 @@
+#!/usr/bin/env python3
+"""Information-set Monte Carlo tree search over the rules engines (every game).
+
+One bot for Manila, Navegador, Puerto Rico and Roads & Boats, speaking the protocol
+through ``referee.botkit``.  Each iteration of the search:
+
+1. **determinizes**: ``Game.determinize(view, rng)`` builds a full state consistent
+   with this seat's view (Manila deals the other seats' hidden shares at random; the
+   other games hide nothing but the future), so the bot never sees the true state;
+2. **selects** down one tree shared by all determinizations (single-observer
+   ISMCTS): tree edges are actions of every seat, chance outcomes are drawn afresh
+   each time and are not tree nodes; a child is scored by UCT with *availability*
+   counts (how often its action was legal when its parent was visited), from the
+   point of view of the seat that chose it;
+3. **expands** one untried action, with progressive widening where the candidate
+   list is long (a node may hold ``4 + 2 * sqrt(visits)`` children);
+4. **rolls out** with cheap random play until the game's :class:`Adapter` cuts it
+   (Manila: the next voyage's auction; Puerto Rico 60, Navegador 60, Roads & Boats
+   40 decisions), then scores the position: final scores and ranks at the end, the
+   game's evaluation function when cut;
+5. **backs up** a reward in ``[0, 1]`` per seat: half from the rank (1 first,
+   0 last), half from a logistic of the score margin over the best other seat,
+   scaled per game (pesos, VP, points).
+
+Candidate actions: Manila bids are grouped into a few raises (minimum, +1, +2, +4,
++7, +11 pesos over the high bid) and voluntary mortgages and redemptions are left
+out of the search (the engine still forces a mortgage in the debt phase).
+
+Time: the ``act`` clock (``move_ms``, ``bank_ms``) is read from the message; the
+search stops after ``--fraction`` (default 0.35) of ``move_ms`` plus a 1/40 share of
+the bank minus a safety margin, measured from when the ``act`` line arrived.
+``--iterations N`` instead runs exactly N iterations (deterministic with
+``--seed``, for tests); ``--max-ms`` caps the per-move budget.
+
+Usage: search_bot.py [--iterations N] [--seed S] [--fraction F] [--max-ms MS]
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent))
+
+import msgspec
+
+from referee.botkit import Bot, run
+from referee.engine import CHANCE, TERMINAL, IllegalAction, State, ranks_from_scores
+
+UCT_C = 0.7
+"""Exploration constant of UCT for rewards in [0, 1]."""
+WIDEN_BASE = 4
+"""Children a node may always hold before progressive widening limits it."""
+WIDEN_RATE = 2.0
+"""Extra children allowed per square root of the node's visits."""
+SAFETY_MS = 60.0
+"""Margin kept back from every time budget (reply, scheduling on a loaded machine)."""
+BANK_SHARE = 1 / 40
+"""Share of the remaining time bank one move may spend."""
+
+
+class Clock(msgspec.Struct):
+    """The ``clock`` object of an ``act`` message (ms)."""
+
+    move_ms: int = 1000
+    bank_ms: int = 0
+
+
+class ActHead(msgspec.Struct):
+    """Just the fields of a message the clock tap needs (the rest is skipped)."""
+
+    type: str = ""
+    clock: Clock | None = None
+
+
+# ------------------------------------------------------------------ adapters
+
+
+class Adapter:
+    """Per-game knobs of the search.
+
+    ``scale`` is the score margin (game units) worth a clear lead, ``rollout_depth``
+    the decisions a rollout plays before it is cut and evaluated (0 = to the end).
+    """
+
+    scale: float = 10.0
+    rollout_depth: int = 0
+
+    def __init__(self, bot: SearchBot) -> None:
+        self.bot = bot
+
+    def determinize(self, view: Any, rng: random.Random) -> State:
+        """A full state consistent with ``view`` (hidden information from ``rng``)."""
+        state: State = self.bot.game.determinize(view, rng)
+        return state
+
+    def candidates(self, state: State, legal: list[Any]) -> list[Any]:
+        """The actions the search considers (a subset of ``legal``, never empty)."""
+        return legal
+
+    def rollout_action(self, state: State, legal: list[Any], rng: random.Random) -> Any:
+        """The rollout policy: uniform among the candidates."""
+        cands = self.candidates(state, legal)
+        return cands[rng.randrange(len(cands))]
+
+    def evaluate(self, state: State) -> list[float]:
+        """Estimated final scores of an unfinished position (game units)."""
+        return state.scores()
+
+    def mark(self, state: State) -> Any:
+        """What :meth:`cut` needs to know about the position a rollout starts from."""
+        return None
+
+    def cut(self, state: State, mark: Any, decisions: int) -> bool:
+        """Whether the rollout stops here (after ``decisions`` decisions) and is
+        evaluated; default: after ``rollout_depth`` decisions (0 = never)."""
+        return bool(self.rollout_depth) and decisions >= self.rollout_depth
+
+
+class ManilaAdapter(Adapter):
+    """Manila: pesos; bids grouped into a few raises; no voluntary finance.
+
+    Rollouts stop once the voyage after the current one has begun (its auction), and
+    are scored as cash plus shares at the mean of today's price and the next step up
+    (a share usually rises before the end), less 15 per mortgaged share.
+    """
+
+    scale = 25.0
+    RAISES = (1, 2, 3, 5, 8, 12)
+
+    def __init__(self, bot: SearchBot) -> None:
+        super().__init__(bot)
+        from referee.games.manila import actions as MA
+        from referee.games.manila import data as MD
+        from referee.games.manila.phases import AUCTION
+
+        self.bid = MA.Bid
+        self.track = MD.PRICE_TRACK
+        self.auction = AUCTION
+        self.finance = (MA.Mortgage, MA.Redeem)
+        self.pass_ = MA.Pass()
+
+    def determinize(self, view: Any, rng: random.Random) -> State:
+        state: State = self.bot.game.determinize(view, rng, self.bot.options)  # type: ignore[call-arg]
+        return state
+
+    def candidates(self, state: State, legal: list[Any]) -> list[Any]:
+        finance = self.finance
+        out = [a for a in legal if type(a) not in finance]
+        if not out:  # the debt phase: a mortgage is forced
+            return legal
+        bids = [a for a in out if type(a) is self.bid]
+        if len(bids) > len(self.RAISES):
+            low = bids[0].amount - 1
+            keep = {low + r for r in self.RAISES}
+            out = [a for a in out if type(a) is not self.bid or a.amount in keep]
+        return out
+
+    def mark(self, state: State) -> Any:
+        return state.voyage  # type: ignore[attr-defined]
+
+    def cut(self, state: State, mark: Any, decisions: int) -> bool:
+        return state.voyage > mark and state.phase == self.auction  # type: ignore[attr-defined]
+
+    def evaluate(self, state: State) -> list[float]:
+        track, top = self.track, len(self.track) - 1
+        worth = [(track[p] + track[min(top, p + 1)]) / 2 for p in state.price]  # type: ignore[attr-defined]
+        out = []
+        for s in range(state.seats):
+            held = state.held[s]  # type: ignore[attr-defined]
+            mort = state.mort[s]  # type: ignore[attr-defined]
+            value = float(state.cash[s])  # type: ignore[attr-defined]
+            for g, w in enumerate(worth):
+                value += (held[g] + mort[g]) * w - 15 * mort[g]
+            out.append(value)
+        return out
+
+    def rollout_action(self, state: State, legal: list[Any], rng: random.Random) -> Any:
+        cands = self.candidates(state, legal)
+        if type(cands[-1]) is self.bid and rng.random() < 0.6:
+            return cands[0]  # pass the auction more often than not
+        return cands[rng.randrange(len(cands))]
+
+
+class PuertoRicoAdapter(Adapter):
+    """Puerto Rico: VP; rollouts cut after 60 decisions (about one round) and scored
+    by the heuristic bot's VP-like estimate of every board (``player_value``)."""
+
+    scale = 6.0
+    rollout_depth = 60
+
+    def __init__(self, bot: SearchBot) -> None:
+        super().__init__(bot)
+        from puerto_rico_bot import player_value, rounds_left
+
+        self.value = player_value
+        self.rounds_left = rounds_left
+
+    def evaluate(self, state: State) -> list[float]:
+        rem = self.rounds_left(state)
+        return [self.value(state, s, rem) for s in range(state.seats)]  # type: ignore[arg-type]
+
+
+class NavegadorAdapter(Adapter):
+    """Navegador: VP; rollouts cut after 60 decisions and scored by the heuristic
+    bot's evaluation (VP now plus money, colonies, factories, workers, ships)."""
+
+    scale = 6.0
+    rollout_depth = 60
+
+    def __init__(self, bot: SearchBot) -> None:
+        super().__init__(bot)
+        from navegador_bot import evaluate
+
+        self.value = evaluate
+
+    def evaluate(self, state: State) -> list[float]:
+        return [self.value(state, s) for s in range(state.seats)]  # type: ignore[arg-type]
+
+
+class RoadsAndBoatsAdapter(Adapter):
+    """Roads & Boats: wealth points; rollouts cut after 40 decisions and scored by
+    the engine's wealth count (goods on transporters plus wonder bricks)."""
+
+    scale = 15.0
+    rollout_depth = 40
+
+
+ADAPTERS: dict[str, type[Adapter]] = {
+    "manila": ManilaAdapter,
+    "puerto-rico": PuertoRicoAdapter,
+    "navegador": NavegadorAdapter,
+    "roads-and-boats": RoadsAndBoatsAdapter,
+}
+
+
+# ------------------------------------------------------------------ the tree
+
+
+class Node:
+    """One tree node: statistics of the action that led here, for ``seat``."""
+
+    __slots__ = ("avail", "children", "seat", "total", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 1
+
+
+def rewards(values: list[float], ranks: list[int], scale: float) -> list[float]:
+    """Per-seat rewards in [0, 1] from scores ``values`` and ``ranks`` (1 = best)."""
+    n = len(values)
+    out: list[float] = []
+    for seat in range(n):
+        rank_part = 1.0 if n == 1 else (n - ranks[seat]) / (n - 1)
+        best_other = max((values[o] for o in range(n) if o != seat), default=0.0)
+        margin = (values[seat] - best_other) / scale
+        margin_part = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, margin))))
+        out.append(0.5 * rank_part + 0.5 * margin_part)
+    return out
+
+
+class Search:
+    """ISMCTS from one seat's view; see the module docstring."""
+
+    def __init__(self, adapter: Adapter, seat: int, rng: random.Random) -> None:
+        self.adapter = adapter
+        self.seat = seat
+        self.rng = rng
+        self.iterations = 0
+
+    def run(
+        self, view: Any, root_actions: list[Any], done: Callable[[int], bool]
+    ) -> tuple[Any, dict[Any, Node]]:
+        """Search until ``done(iterations)``; return the most visited root action
+        and the root's children."""
+        root = Node(-1)
+        count = 0
+        while not done(count):
+            count += 1
+            self.iterate(root, view, root_actions)
+        self.iterations = count
+        if not root.children:
+            return root_actions[0], root.children
+        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total))
+        return best[0], root.children
+
+    def iterate(self, root: Node, view: Any, root_actions: list[Any]) -> None:
+        """One determinize-select-expand-rollout-backup pass."""
+        adapter, rng = self.adapter, self.rng
+        state = adapter.determinize(view, rng)
+        node = root
+        path = [root]
+        expanded = False
+        try:
+            while not expanded:
+                who = state.to_move()
+                if who == TERMINAL:
+                    break
+                if who == CHANCE:
+                    state.apply_chance(state.sample_chance(rng))
+                    continue
+                if node is root:
+                    legal = root_actions
+                else:
+                    legal = adapter.candidates(state, state.legal_actions())
+                children = node.children
+                present = [a for a in legal if a in children]
+                allowed = len(legal)
+                if allowed > WIDEN_BASE:
+                    allowed = min(allowed, WIDEN_BASE + int(WIDEN_RATE * math.sqrt(node.visits)))
+                if len(present) < allowed:
+                    untried = [a for a in legal if a not in children]
+                    action = untried[rng.randrange(len(untried))]
+                    child = Node(who)
+                    children[action] = child
+                    present.append(action)
+                    expanded = True
+                else:
+                    log_term = 0.0
+                    best_score = -1.0
+                    action = present[0]
+                    for a in present:
+                        c = children[a]
+                        log_term = math.log(c.avail)
+                        score = c.total / c.visits + UCT_C * math.sqrt(log_term / c.visits)
+                        if score > best_score:
+                            best_score, action = score, a
+                for a in present:
+                    children[a].avail += 1
+                state.apply_action(action)
+                node = children[action]
+                path.append(node)
+            values, ranks = self.rollout(state)
+        except IllegalAction:
+            return  # a root action the determinization does not allow: skip
+        reward = rewards(values, ranks, adapter.scale)
+        for n in path:
+            n.visits += 1
+            if n.seat >= 0:
+                n.total += reward[n.seat]
+
+    def rollout(self, state: State) -> tuple[list[float], list[int]]:
+        """Play on randomly; final scores and ranks, or the evaluation when cut."""
+        adapter, rng = self.adapter, self.rng
+        mark = adapter.mark(state)
+        decisions = 0
+        while True:
+            who = state.to_move()
+            if who == TERMINAL:
+                return state.scores(), state.ranks()
+            if who == CHANCE:
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            if adapter.cut(state, mark, decisions):
+                values = adapter.evaluate(state)
+                return values, ranks_from_scores(values)
+            state.apply_action(adapter.rollout_action(state, state.legal_actions(), rng))
+            decisions += 1
+
+
+# ------------------------------------------------------------------ the bot
+
+
+class SearchBot(Bot):
+    """Protocol wrapper around :class:`Search` with a clock-driven budget."""
+
+    name = "search"
+    version = "1"
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        seed: int | None = None,
+        fraction: float = 0.35,
+        max_ms: float | None = None,
+    ) -> None:
+        self.iterations = iterations
+        self.rng = random.Random(seed if seed is not None else (0 if iterations else None))
+        self.fraction = fraction
+        self.max_ms = max_ms
+        self.clock = Clock()
+        self.arrived = time.perf_counter()
+        self.adapter: Adapter = Adapter(self)
+        self.last: Search | None = None
+
+    def on_start(self) -> None:
+        self.adapter = ADAPTERS.get(self.game.name, Adapter)(self)
+
+    def budget_ms(self) -> float:
+        """Thinking time for this move (ms) from the ``act`` clock."""
+        ms = self.fraction * self.clock.move_ms + BANK_SHARE * self.clock.bank_ms - SAFETY_MS
+        if self.max_ms is not None:
+            ms = min(ms, self.max_ms)
+        return max(ms, 5.0)
+
+    def choose(self, view: Any, legal: list[Any], events: list[Any]) -> int:
+        if len(legal) == 1:
+            return 0
+        search = Search(self.adapter, self.seat, self.rng)
+        probe = self.adapter.determinize(view, self.rng)
+        root_actions = self.adapter.candidates(probe, legal)
+        if len(root_actions) == 1:
+            return legal.index(root_actions[0])
+        if self.iterations is not None:
+            limit = self.iterations
+
+            def done(count: int) -> bool:
+                return count >= limit
+
+        else:
+            deadline = self.arrived + self.budget_ms() / 1000.0
+
+            def done(count: int) -> bool:
+                return time.perf_counter() >= deadline
+
+        action, _children = search.run(view, root_actions, done)
+        self.last = search
+        return legal.index(action)
+
+
+def tap_clock(bot: SearchBot, src: IO[bytes]) -> Iterator[bytes]:
+    """Yield the input lines, noting each ``act``'s arrival time and clock on ``bot``."""
+    decoder = msgspec.json.Decoder(ActHead)
+    for line in src:
+        if b'"act"' in line:
+            bot.arrived = time.perf_counter()
+            try:
+                head = decoder.decode(line)
+            except msgspec.DecodeError:
+                head = ActHead()
+            if head.type == "act" and head.clock is not None:
+                bot.clock = head.clock
+        yield line
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the flags and run the bot on stdin/stdout."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="ISMCTS bot for every game")
+    parser.add_argument("--iterations", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--fraction", type=float, default=0.35)
+    parser.add_argument("--max-ms", type=float, default=None)
+    args = parser.parse_args(argv)
+    bot = SearchBot(args.iterations, args.seed, args.fraction, args.max_ms)
+    run(bot, stdin=tap_clock(bot, sys.stdin.buffer))  # type: ignore[arg-type]
+
+
+if __name__ == "__main__":
+    main()
