@@ -263,7 +263,7 @@ def test_random_play_terminates_and_keeps_the_invariants(
     assert state.neutral_left >= 0
 
 
-MAPS = ("auto", "dead-sea", "mesopotamia", "generated", "pacific")
+MAPS = ("auto", "dead-sea", "mesopotamia", "generated", "pacific", "drafted")
 
 
 @settings(max_examples=16, deadline=None)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
-from referee.engine import CHANCE, OptionError
+from referee.engine import CHANCE, InvalidChance, OptionError
 from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import data as D
+from referee.games.roads_and_boats.actions import PlaceTile
 from referee.games.roads_and_boats.world import (
     DOCK,
     LAND,
@@ -166,3 +168,40 @@ def test_map_file_option(tmp_path: Path) -> None:
         GAME.new_game(2, GAME.parse_options({"map": str(tmp_path / "missing.json")}))
     with pytest.raises(OptionError, match="unknown map"):
         GAME.new_game(2, GAME.parse_options({"map": "atlantis"}))
+
+
+def test_drafted_map_is_laid_by_the_players_from_drawn_tiles() -> None:
+    """Seed p5 (set-up for experienced players): about 10 land tiles per player; the first
+    player places the first tile, then the next player clockwise draws two tiles and
+    places them next to the map, and so on. Draws are chance outcomes, placements
+    decisions."""
+    state = GAME.new_game(2, GAME.parse_options({"map": "drafted"}))
+    state.apply_chance([1, 0])  # temple order: seat 0 acts first
+    assert state.step == "deal" and state.to_move() == CHANCE
+    with pytest.raises(InvalidChance):
+        state.apply_chance(["WOO", "ROC"])  # the opening draw is one tile
+    state.apply_chance(["MTN"])
+    assert state.to_move() == 0 and state.legal_actions() == [PlaceTile(0, 0, "MTN")]
+    state.apply_action(PlaceTile(0, 0, "MTN"))
+    state.apply_chance(["WOO", "PAS"])
+    assert state.to_move() == 1
+    legal = state.legal_actions()
+    assert len(legal) == 12 and PlaceTile(0, 1, "PAS") in legal  # 6 cells x 2 tiles
+    view = state.view(1)
+    assert view.map == "" and view.tiles == [[0, 0, "MTN"]] and view.hand == ["WOO", "PAS"]
+    assert GAME.determinize(view, random.Random(0)).legal_actions() == legal
+    state.apply_action(PlaceTile(0, 1, "PAS"))
+    assert state.legal_actions()[0].terrain == "WOO" and state.to_move() == 1
+    state.apply_action(PlaceTile(1, 0, "WOO"))
+    rng = random.Random(4)
+    while state.step != "rivers":
+        if state.to_move() == CHANCE:
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    placed = {(q, r): t for q, r, t in state.tiles}
+    assert len(placed) == 20
+    state.apply_chance(7)
+    w = state.world
+    assert w.name == "drafted-2-7" and state.step == "homes"
+    assert {(h.q, h.r): h.terrain for h in w.hexes if h.land} == placed

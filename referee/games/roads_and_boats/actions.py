@@ -12,6 +12,15 @@ class Home(Action, frozen=True, tag="home"):
     place: int
 
 
+class PlaceTile(Action, frozen=True, tag="place_tile"):
+    """Setup of a drafted map (option ``map=drafted``): put the drawn land tile
+    ``terrain`` on the free cell ``q, r`` next to the map (the opening tile at 0,0)."""
+
+    q: int
+    r: int
+    terrain: str
+
+
 class RequestOrder(Action, frozen=True, tag="request_order"):
     """Before a phase: demand that the order of play be set at the temple."""
 
@@ -263,6 +272,7 @@ class Done(Action, frozen=True, tag="done"):
 
 RBAction = (
     Home
+    | PlaceTile
     | RequestOrder
     | NoRequest
     | Pray

@@ -54,7 +54,7 @@ def resolve_map(options: RBOptions, seats: int, seed: int | None = None) -> Worl
     if name.endswith(".json"):
         file_name, spec = load_map_file(name)
         return world_from_spec(file_name, spec)
-    known = ", ".join(["auto", "generated", *D.MAPS])
+    known = ", ".join(["auto", "generated", "drafted", *D.MAPS])
     raise OptionError(f"roads-and-boats: unknown map {name!r} (known: {known}, or a .json file)")
 
 
@@ -71,7 +71,8 @@ class RoadsAndBoats(Game[RBOptions]):
 
     def new_game(self, seats: int, options: RBOptions | None = None) -> RBState:
         """A new match at its setup chance node: the generated map's seed when the map
-        is drawn (no ``map_seed``), then the temple draw (solo starts at homes).
+        is drawn (no ``map_seed``), then the temple draw (solo starts at homes); with
+        ``map=drafted`` the temple draw, then the tile draft (deal/tile/rivers).
 
         Raises OptionError for a bad seat count, map or option value.
         """
@@ -79,8 +80,9 @@ class RoadsAndBoats(Game[RBOptions]):
         options = options or RBOptions()
         if options.solo_turns < 1:
             raise OptionError("roads-and-boats: solo_turns must be at least 1")
-        if map_name(options, seats) == "generated" and pinned_seed(options) is None:
-            return RBState(None, seats, options)  # the map seed is drawn first
+        name = map_name(options, seats)
+        if name == "drafted" or (name == "generated" and pinned_seed(options) is None):
+            return RBState(None, seats, options)  # the map is laid by chance (and players)
         return RBState(resolve_map(options, seats), seats, options)
 
     def parse_options(self, raw: Mapping[str, Any]) -> RBOptions:
@@ -100,5 +102,5 @@ class RoadsAndBoats(Game[RBOptions]):
     def determinize(self, view: RBView, rng: random.Random) -> RBState:
         """The full state behind ``view`` (nothing is hidden; ``rng`` is unused)."""
         seats = len(view.homes)
-        world = world_from_spec(view.map_name, view.map)
+        world = world_from_spec(view.map_name, view.map) if view.map else None
         return state_from_view(world, view.options, seats, view)

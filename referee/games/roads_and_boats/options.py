@@ -24,7 +24,8 @@ class RBOptions(Options, kw_only=True, forbid_unknown_fields=True):
 
     * ``map`` – ``"auto"`` (Lord of the Ring solo, The Pacific for 2, a generated map
       for 3-4), a built-in name (``pacific``, ``dead-sea``, ``mesopotamia``,
-      ``lord-of-the-ring``, ``generated``) or the path of a JSON map file.
+      ``lord-of-the-ring``, ``generated``), ``drafted`` (the players lay the map from
+      drawn tiles) or the path of a JSON map file.
     * ``map_seed`` – pins the seed of a generated map; ``None`` (default): the seed is
       a chance outcome drawn at setup, so every match seed gives its own map.
     * ``temple`` – offer the temple procedure before every phase (off: the sequence

@@ -31,6 +31,7 @@ from referee.games.roads_and_boats.world import (
     RIVER,
     SEA_PLACE,
     World,
+    drafted_map,
     generate_map,
     world_from_spec,
 )
@@ -122,8 +123,11 @@ class RBState(State):
         if seats == 1:
             self.wonder = [-1] * D.SOLO_PREFILL
             self.step = "homes"
+        self.tiles: list[tuple[int, int, str]] = []  # drafted land tiles (map=drafted)
+        self.hand: list[str] = []  # drawn tiles the drafter still places
         if world is None:
-            self.step = "map"
+            drafted = options.map == "drafted"
+            self.step = ("setup" if seats > 1 else "deal") if drafted else "map"
 
     # ------------------------------------------------------------------ basics
 
@@ -151,6 +155,8 @@ class RBState(State):
         c.herd = self.herd[:]
         c.breeders = [b[:] for b in self.breeders]
         c.refused = self.refused[:]
+        c.tiles = self.tiles[:]
+        c.hand = self.hand[:]
         return c
 
     def order(self) -> list[int]:
@@ -167,7 +173,7 @@ class RBState(State):
         step = self.step
         if step == "over":
             return TERMINAL
-        if step in ("map", "setup", "draw"):
+        if step in ("map", "setup", "draw", "deal", "rivers"):
             return CHANCE
         if step == "consent":
             assert self.offer is not None
@@ -191,8 +197,11 @@ class RBState(State):
         """Setup: the generated map's seed (an int, when no ``map_seed`` pins it), then
         a temple order (list of seats, closest first); production: one mine draw per
         non-empty bag, ``[[hex, "gold"|"iron"], ...]`` (rulebook p8)."""
-        if self.step == "map":
+        if self.step in ("map", "rivers"):
             return rng.randrange(MAP_SEEDS)
+        if self.step == "deal":
+            names = [t for t, w in D.GEN_TERRAIN_WEIGHTS for _ in range(w)]
+            return [rng.choice(names) for _ in range(self._deal_size())]
         if self.step == "setup":
             order = list(range(self.seats))
             rng.shuffle(order)
@@ -229,8 +238,19 @@ class RBState(State):
                 raise InvalidChance(f"temple order must be a permutation of seats: {outcome!r}")
             self.temple = list(outcome)
             self.sequence = self.temple[::-1]
-            self.step = "homes"
+            self.step = "deal" if self.world is UNDRAWN else "homes"
             self.actor = 0
+            return
+        if self.step == "deal":
+            self._apply_deal(outcome)
+            return
+        if self.step == "rivers":
+            if type(outcome) is not int or not 0 <= outcome < MAP_SEEDS:
+                raise InvalidChance(f"expected the rivers' seed (an int below {MAP_SEEDS})")
+            world = world_from_spec(*drafted_map(self.seats, self.tiles, outcome))
+            self.world = world
+            self.root = list(range(len(world.place_kind)))
+            self.step, self.actor = "homes", 0
             return
         if self.step != "draw":
             raise InvalidChance("not at a chance node")
@@ -247,6 +267,55 @@ class RBState(State):
             self._mine_yield(h, good == "gold")
         self.draws = []
         self._begin_order()
+
+    # ------------------------------------------------------------------ drafted map
+
+    def _deal_size(self) -> int:
+        """Tiles the next draw gives: 1 for the opening tile, then 2 (fewer at the end)."""
+        if not self.tiles:
+            return 1
+        return min(2, D.GEN_LAND_PER_PLAYER * self.seats - len(self.tiles))
+
+    def _apply_deal(self, outcome: Any) -> None:
+        land = [t for t, _w in D.GEN_TERRAIN_WEIGHTS]
+        if (
+            not isinstance(outcome, list)
+            or len(outcome) != self._deal_size()
+            or not all(t in land for t in outcome)
+        ):
+            raise InvalidChance(
+                f"expected {self._deal_size()} drawn land tiles (of {', '.join(land)}), "
+                f"got {outcome!r}"
+            )
+        self.hand = list(outcome)
+        self.step = "tile"
+
+    def tile_spots(self) -> list[tuple[int, int]]:
+        """Free cells a drafted tile may go to: next to the map (the opening tile at 0,0)."""
+        if not self.tiles:
+            return [(0, 0)]
+        taken = {(q, r) for q, r, _t in self.tiles}
+        spots = {
+            (q + dq, r + dr)
+            for q, r, _t in self.tiles
+            for dq, dr in D.DELTAS
+            if (q + dq, r + dr) not in taken
+        }
+        return sorted(spots)
+
+    def _apply_tile(self, action: A.PlaceTile) -> None:
+        self.hand.remove(action.terrain)
+        self.tiles.append((action.q, action.r, action.terrain))
+        if self.hand:
+            return
+        if len(self.tiles) >= D.GEN_LAND_PER_PLAYER * self.seats:
+            self.step = "rivers"
+            return
+        if len(self.tiles) > 1:  # the opener places one tile, then the next player draws
+            self.actor = (self.actor + 1) % len(self.sequence)
+        elif self.seats > 1:
+            self.actor = 1
+        self.step = "deal"
 
     def _mine_yield(self, h: int, gold: bool) -> None:
         self.bags[h][0 if gold else 1] -= 1
@@ -1214,6 +1283,9 @@ class RBState(State):
             return [A.AGREE, A.REFUSE]
         if step == "scrap":
             return self._excess_scraps(seat)
+        if step == "tile":
+            kinds = sorted(set(self.hand))
+            return [A.PlaceTile(q, r, t) for q, r in self.tile_spots() for t in kinds]
         stage = self.stage
         if stage == PRODUCTION:
             return self._production_actions(seat)
@@ -1278,6 +1350,8 @@ class RBState(State):
             self._advance()
         elif isinstance(action, A.Done):
             self._advance()
+        elif isinstance(action, A.PlaceTile):
+            self._apply_tile(action)
         elif isinstance(action, A.Produce):
             self._apply_produce(seat, action)
         elif isinstance(action, A.Research):
@@ -1503,6 +1577,8 @@ class RBState(State):
             breeders=[b[:] for b in self.breeders],
             offer=self.offer,
             refused=self.refused[:],
+            tiles=[list(t) for t in self.tiles],
+            hand=self.hand[:],
         )
 
     def debug(self) -> Any:
@@ -1522,9 +1598,11 @@ def _kinds(goods: Iterable[int], skip: int = 0) -> list[str]:
     return [GOOD_NAMES[k] for k in range(len(GOOD_NAMES)) if seen >> k & 1]
 
 
-def state_from_view(world: World, options: RBOptions, seats: int, view: RBView) -> RBState:
-    """Rebuild the full state from a view (everything in Roads & Boats is public)."""
+def state_from_view(world: World | None, options: RBOptions, seats: int, view: RBView) -> RBState:
+    """Rebuild the full state from a view (everything in Roads & Boats is public);
+    ``world`` is None while the map is not laid yet."""
     s = RBState(world, seats, options)
+    world = s.world
     s.turn = view.turn
     s.stage = STAGES.index(view.stage) if view.stage in STAGES else SETUP
     s.step = view.step
@@ -1569,4 +1647,6 @@ def state_from_view(world: World, options: RBOptions, seats: int, view: RBView) 
     s.breeders = [b[:] for b in view.breeders]
     s.offer = view.offer
     s.refused = view.refused[:]
+    s.tiles = [(int(q), int(r), str(t)) for q, r, t in view.tiles]
+    s.hand = view.hand[:]
     return s

@@ -64,7 +64,7 @@ class RBView(View, kw_only=True):
     """What a seat sees (everything; see the module docstring for encodings).
 
     ``stage`` is production/movement/building/wonder (or ``setup``); ``step`` is
-    map/setup/homes/draw/request/pray/position/act/
+    map/setup/deal/tile/rivers/homes/draw/request/pray/position/act/
     consent/scrap/over (``scrap``: the seat must remove transporters after a production
     broke the transporter limit).  ``temple`` lists seats from
     the figure closest to the temple; ``sequence`` lists seats in acting order.
@@ -77,7 +77,9 @@ class RBView(View, kw_only=True):
     ``wonder`` lists brick owners bottom row first (-1 neutral).  ``roads`` lists the
     edges with a road; ``bank_roads`` the roads along a river as ``[edge, half]``
     (half 0: the half of the edge nearer the corner between sides ``d - 1`` and ``d``
-    of the edge's first hex, see :mod:`world`).
+    of the edge's first hex, see :mod:`world`).  While a drafted map is laid (steps
+    deal/tile/rivers) ``map`` is empty, ``tiles`` lists the placed land tiles as
+    ``[q, r, terrain]`` and ``hand`` the drawn tiles the drafter still places.
     """
 
     seat: int
@@ -115,3 +117,5 @@ class RBView(View, kw_only=True):
     breeders: list[list[int]]
     offer: Give | Receive | Carry | Borrow | None
     refused: list[int]
+    tiles: list[list[int | str]] = msgspec.field(default_factory=list)
+    hand: list[str] = msgspec.field(default_factory=list)

@@ -438,6 +438,26 @@ def generate_map(players: int, seed: int) -> tuple[str, str]:
     needed = [D.WOODS, D.ROCK, D.PASTURE, D.MOUNTAIN] * max(1, players // 2 + 1)
     for terrain, cell in zip(needed, rng.sample(cells, min(len(cells), len(needed))), strict=False):
         land[cell] = terrain
+    return f"generated-{players}-{seed}", _with_rivers(land, players, rng)
+
+
+def drafted_map(players: int, tiles: list[tuple[int, int, str]], seed: int) -> tuple[str, str]:
+    """The map the players drafted (``(q, r, terrain)`` land tiles): rivers laid as on
+    generated maps from ``seed`` (a chance outcome), ringed by sea; returns (name, spec).
+
+    Raises :class:`MapError` when no tile is given.
+    """
+    if not tiles:
+        raise MapError("a drafted map needs at least one tile")
+    rng = random.Random(f"roads-and-boats-rivers-{players}-{seed}")
+    land = {(q, r): terrain for q, r, terrain in tiles}
+    return f"drafted-{players}-{seed}", _with_rivers(land, players, rng)
+
+
+def _with_rivers(land: dict[tuple[int, int], str], players: int, rng: random.Random) -> str:
+    """Spec of the land cells ``land`` (cell -> terrain) ringed by sea, with about one
+    river per two players from mountain sources to the sea and one tributary."""
+    cells = sorted(land)
     sea = {
         (q + dq, r + dr) for q, r in cells for dq, dr in D.DELTAS if (q + dq, r + dr) not in land
     }
@@ -457,7 +477,7 @@ def generate_map(players: int, seed: int) -> tuple[str, str]:
                 break
     hexes = [Hex(q, r, land[(q, r)], tuple(sorted(rivers[(q, r)]))) for q, r in cells]
     hexes += [Hex(q, r, D.SEA, ()) for q, r in sorted(sea)]
-    return f"generated-{players}-{seed}", format_spec(hexes)
+    return format_spec(hexes)
 
 
 def _river_path(
