@@ -79,7 +79,7 @@ FAULTS = {
     "crash": "crash",
     "close_stdout": "crash",
     "hang": "timeout",
-    "late": "timeout",
+    "very_late": "timeout",
     "garbage": "timeout",  # a text line is ignored; the bot then never answers
     "json_array": "protocol",
     "nested_array": "protocol",

@@ -112,7 +112,10 @@ def main() -> None:
         elif MODE == "hang":
             time.sleep(600)
         elif MODE == "late":
-            time.sleep(2.5)  # beyond the tests' 1.5 s move time
+            time.sleep(0.6)
+            send(reply)
+        elif MODE == "very_late":
+            time.sleep(2.5)  # beyond the zoo tests' 1.5 s move time
             send(reply)
         elif MODE == "garbage":
             raw(b"this is not json\n")
