@@ -36,9 +36,14 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium for the whole session (skips without one, fails under CI)."""
+    """One headless Chromium per test module (skips without one, fails under CI).
+
+    Module scope, not session: while playwright's synchronous API is active it holds
+    an event loop in this thread, so ``asyncio.run`` in another module's tests (run by
+    the same worker) would fail; pytest ends module fixtures when the module changes.
+    """
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
