@@ -545,6 +545,12 @@ def _entrant(role: Role, name: str, command: str) -> Entrant:
     help="Keep every game record and bot stderr log in this directory.",
 )
 @click.option("--quiet", is_flag=True, help="No per-block progress on stderr.")
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write an HTML page of the run (LLR over games against the bounds) here.",
+)
 @click.option("--seed-secret", hidden=True, default=None, help="Fixed secret (tests only).")
 def regress(
     game: str,
@@ -566,6 +572,7 @@ def regress(
     json_path: Path | None,
     records: Path | None,
     quiet: bool,
+    html_path: Path | None,
     seed_secret: str | None,
 ) -> None:
     """Gate a bot: SPRT of CANDIDATE against BASELINE on duplicate blocks of GAME.
@@ -607,7 +614,10 @@ def regress(
         click.echo(f"referee: error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
 
+    history: list[tuple[int, float]] = []
+
     def progress(result: BlockResult, test: SequentialTest) -> None:
+        history.append((2 * test.blocks, test.llr()))
         if not quiet:
             click.echo(
                 f"block {result.block}: games {2 * test.blocks}, LLR {test.llr():.3f} "
@@ -616,6 +626,10 @@ def regress(
             )
 
     summary = run_regress(settings, on_block=progress)
+    if html_path is not None:
+        from referee.viewer.regress_page import render_regress_page
+
+        html_path.write_text(render_regress_page(summary, history), encoding="utf-8")
     to_stdout = json_path is not None and str(json_path) == "-"
     if json_path is not None:
         if to_stdout:
