@@ -1,0 +1,150 @@
+"""The search bot: rewards, Manila candidate grouping, winning moves, full games.
+
+Every search here runs a fixed number of iterations with a fixed seed, so the
+tests are deterministic and do not depend on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bots"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from arena import play  # noqa: E402
+from positions import find_decisive  # noqa: E402
+from search_bot import ManilaAdapter, SearchBot, rewards  # noqa: E402
+
+from referee.engine import TERMINAL  # noqa: E402
+from referee.games import get_game  # noqa: E402
+from referee.games.manila import actions as MA  # noqa: E402
+
+GAMES = ["manila", "puerto-rico", "navegador", "roads-and-boats"]
+
+
+def seated(name: str, seat: int, seats: int, iterations: int, seed: int = 0) -> SearchBot:
+    """A search bot set up in-process as ``start`` would set it up."""
+    game = get_game(name)
+    bot = SearchBot(iterations=iterations, seed=seed)
+    bot.game, bot.seat, bot.seats = game, seat, seats
+    bot.options = game.parse_options({})
+    bot.start = {"type": "start", "game": name, "seat": seat, "seats": seats}
+    bot.on_start()
+    return bot
+
+
+def determinizer(name: str) -> Any:
+    game = get_game(name)
+    if name == "manila":
+        options = game.parse_options({})
+        return lambda view, rng: game.determinize(view, rng, options)
+    return game.determinize
+
+
+def test_rewards_order_seats_by_rank_and_margin() -> None:
+    r = rewards([50.0, 30.0, 30.0, 10.0], [1, 2, 2, 4], scale=10.0)
+    assert r[0] > r[1] == r[2] > r[3]
+    assert all(0.0 <= x <= 1.0 for x in r)
+    close = rewards([31.0, 30.0], [1, 2], scale=10.0)
+    wide = rewards([60.0, 30.0], [1, 2], scale=10.0)
+    assert wide[0] > close[0] > 0.5 > close[1] > wide[1]
+
+
+def test_manila_bids_are_grouped_and_voluntary_finance_left_out() -> None:
+    bot = seated("manila", 0, 4, iterations=1)
+    adapter = bot.adapter
+    assert isinstance(adapter, ManilaAdapter)
+    legal: list[Any] = [MA.Pass()] + [MA.Bid(a) for a in range(4, 40)] + [MA.Mortgage("jade")]
+    cands = adapter.candidates(bot.game.new_game(4), legal)
+    assert cands[0] == MA.Pass()
+    assert [a.amount for a in cands[1:]] == [4, 5, 6, 8, 11, 15]
+    forced: list[Any] = [MA.Mortgage("jade"), MA.Mortgage("silk")]
+    assert adapter.candidates(bot.game.new_game(4), forced) == forced
+
+
+def not_finance(legal: list[Any]) -> list[Any]:
+    """Manila actions without voluntary mortgages and redemptions (never searched)."""
+    return [a for a in legal if not isinstance(a, MA.Mortgage | MA.Redeem)]
+
+
+@pytest.mark.parametrize(
+    ("name", "seats", "number"),
+    [
+        ("manila", 3, 44),
+        ("manila", 3, 84),
+        ("puerto-rico", 3, 72),
+        ("puerto-rico", 4, 87),
+        ("puerto-rico", 4, 101),
+    ],
+)
+def test_search_finds_the_move_that_wins_at_once(name: str, seats: int, number: int) -> None:
+    """Decisive last decisions of seeded random games (``positions.py``; the game
+    numbers were found by scanning): the search must pick a winning action."""
+    game = get_game(name)
+    consider = not_finance if name == "manila" else None
+    found = find_decisive(game, seats, [number], determinizer(name), consider=consider)
+    assert found is not None, "the engine changed: rescan with positions.find_decisive"
+    _number, position = found
+    bot = seated(name, position.seat, seats, iterations=150)
+    index = bot.choose(position.view, list(position.legal), [])
+    assert index in position.winning, (position.legal[index], position.winning)
+
+
+def test_search_is_deterministic_with_fixed_iterations() -> None:
+    game = get_game("puerto-rico")
+    rng = random.Random(5)
+    state = game.new_game(4)
+    picks = []
+    while len(picks) < 6:
+        who = state.to_move()
+        if who < 0:
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            a = seated("puerto-rico", who, 4, iterations=30, seed=9)
+            b = seated("puerto-rico", who, 4, iterations=30, seed=9)
+            first = a.choose(state.view(who), list(legal), [])
+            assert first == b.choose(state.view(who), list(legal), [])
+            picks.append(first)
+        state.apply_action(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize(("name", "seats"), [(g, 2 if g != "manila" else 3) for g in GAMES])
+def test_search_plays_full_games_against_random(name: str, seats: int) -> None:
+    """A few iterations per move: the game ends with every choice legal, and even
+    that little search beats uniformly random play (seat 0 finishes first)."""
+    game = get_game(name)
+    if seats < game.min_seats:
+        seats = game.min_seats
+    specs = ["bots/search_bot.py --iterations 3 --seed 1"] + ["random"] * (seats - 1)
+    state, _spent = play(name, specs, seed=3)
+    assert state.to_move() == TERMINAL
+    assert state.ranks()[0] == 1, state.scores()
+
+
+def test_search_bot_over_the_protocol_with_a_clock() -> None:
+    """A real match through the referee: the bot reads the clock and answers in time
+    (20 ms of thinking per move against a 5 s move clock)."""
+    referee = Path(sys.executable).parent / "referee"
+    bot = f"{sys.executable} {ROOT / 'bots' / 'search_bot.py'} --max-ms 20"
+    rnd = f"{sys.executable} {ROOT / 'bots' / 'random_bot.py'}"
+    command = [str(referee), "play", "manila", "--bot", bot, "--bot", rnd, "--bot", rnd]
+    command.extend(["--seed", "4", "--move-ms", "5000"])
+    out = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    rows = [line.split() for line in out.stdout.splitlines() if "search_bot" in line]
+    assert rows and rows[0][-2] == "ok", out.stdout
