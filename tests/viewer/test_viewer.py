@@ -112,6 +112,7 @@ def test_page_is_self_contained_and_frames_are_the_seat_views(
     assert all(len(row) == seats for row in data["progress"]["omni"])
     kinds = {m[1] for m in data["moves"]}
     assert "move" in kinds
+    assert all(isinstance(m[3], str) and m[3] for m in data["moves"])
     if seats > 1:
         faults = [m for m in data["moves"] if m[1] == "fault"]
         assert faults and faults[0][2] == 1 and "timeout" in faults[0][3]

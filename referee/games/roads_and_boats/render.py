@@ -101,6 +101,34 @@ def layout(name: str, spec: str) -> dict[str, Any]:
     }
 
 
+PHRASES = {
+    "home": "puts its home at place {place}",
+    "request_order": "asks to change the turn order",
+    "no_request": "no request",
+    "pray": "prays at the temple",
+    "position": "takes turn-order slot {slot}",
+    "take": "transporter {transporter} picks up {good} at place {place}",
+    "borrow": "asks to borrow {good} at place {place}",
+    "move": "moves transporter {transporter}",
+    "step": "steps to place {to}",
+    "load": "loads {good}",
+    "unload": "unloads {good} at place {place}",
+    "build": "builds a {building} at place {place}",
+    "upgrade": "upgrades hex {hex} to a {building}",
+    "road": "builds a road from place {place}, side {side}",
+    "bridge": "builds a bridge in hex {hex}, side {side}",
+    "wall": "builds a wall from place {place}, side {side}",
+    "demolish": "demolishes a wall from place {place}, side {side}",
+    "brick": "lays a wonder brick",
+    "release": "releases transporter {transporter} at place {to}",
+    "agree": "agrees",
+    "refuse": "refuses",
+    "stop": "stops",
+    "done": "done",
+}
+"""Phrases of the common actions (``str.format`` with the action's fields)."""
+
+
 class RoadsAndBoatsRenderer(GameRenderer):
     """Frames are :class:`RBView` fields; the chart shows wealth points so far."""
 
@@ -119,7 +147,15 @@ class RoadsAndBoatsRenderer(GameRenderer):
         return out
 
     def describe_action(self, action: Any) -> str:
-        """Roads & Boats moves: the action kind and its fields."""
+        """Roads & Boats moves in words (places and hexes by id, as on the wire); kinds
+        without a phrase here are spelled out field by field."""
+        kind = action.get("kind") if isinstance(action, dict) else None
+        phrase = PHRASES.get(kind or "")
+        if phrase is not None:
+            try:
+                return phrase.format(**action).replace("_", " ")
+            except (KeyError, IndexError, ValueError):
+                pass
         return generic_action(action)
 
     def describe_chance(self, outcome: Any) -> str:
