@@ -552,6 +552,8 @@ class PuertoRicoState(State):
             while p.pool:
                 self._put(p, spots[0].spot)
             return False
+        # ``p`` is the seat to move and ``spots`` its legal actions: keep them.
+        self._legal = spots
         return True
 
     @staticmethod

@@ -9,7 +9,6 @@ quarry as the sixth entry.  Money in doubloons, scores in VP.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -128,13 +127,29 @@ def _player_view(p: Player) -> PlayerView:
     )
 
 
-@lru_cache(maxsize=512)
-def _building_supply(supply: tuple[int, ...]) -> dict[str, int]:
-    """Building name -> copies left, from the supply by building index (do not mutate)."""
-    return {BUILDINGS[b].name: supply[b] for b in range(N_BUILDINGS)}
-
-
 _ROLES = tuple(enumerate(ROLE_NAMES))
+
+
+def _roles(state: Any) -> tuple[dict[str, int], list[str]]:
+    """Fresh ``(roles on offer -> doubloons, taken role names)``, memoised on the state's
+    role lists (they change once per role choice, views are built at every decision)."""
+    in_play, taken, coins = state.role_in_play, state.role_taken, state.role_coins
+    memo = state.__dict__.get("_roles_memo")
+    if memo is None or memo[0] != (in_play, taken, coins):
+        offer = {name: coins[r] for r, name in _ROLES if in_play[r] and not taken[r]}
+        names = [name for r, name in _ROLES if taken[r]]
+        memo = state._roles_memo = ((in_play[:], taken[:], coins[:]), offer, names)
+    return memo[1].copy(), memo[2][:]
+
+
+def _building_supply(state: Any) -> dict[str, int]:
+    """Fresh building name -> copies left, memoised on the state's supply list."""
+    supply = state.building_supply
+    memo = state.__dict__.get("_supply_memo")
+    if memo is None or memo[0] != supply:
+        names = {BUILDINGS[b].name: supply[b] for b in range(N_BUILDINGS)}
+        memo = state._supply_memo = (supply[:], names)
+    return memo[1].copy()
 
 
 def make_view(state: Any, seat: int) -> PuertoRicoView:
@@ -144,9 +159,7 @@ def make_view(state: Any, seat: int) -> PuertoRicoView:
     for p in state.players:
         players.append(_player_view(p))
         chips += p.vp
-    role_in_play = state.role_in_play
-    role_taken = state.role_taken
-    role_coins = state.role_coins
+    roles, taken_roles = _roles(state)
     ship_good = state.ship_good
     ship_load = state.ship_load
     house = state.house
@@ -163,8 +176,8 @@ def make_view(state: Any, seat: int) -> PuertoRicoView:
         chooser=state.chooser,
         order=state.order[:],
         turn=state.turn,
-        roles={name: role_coins[r] for r, name in _ROLES if role_in_play[r] and not role_taken[r]},
-        taken_roles=[name for r, name in _ROLES if role_taken[r]],
+        roles=roles,
+        taken_roles=taken_roles,
         players=players,
         colonist_supply=state.colonist_supply,
         colonist_ship=state.colonist_ship,
@@ -183,7 +196,7 @@ def make_view(state: Any, seat: int) -> PuertoRicoView:
         plantation_stack=sum(state.stack),
         plantation_discards=state.discard[:],
         quarries=state.quarries,
-        building_supply=_building_supply(tuple(state.building_supply)).copy(),
+        building_supply=_building_supply(state),
         end_triggered=state.end_triggered,
         captain_bonus_used=state.captain_bonus_used,
         wharf_used=state.wharf_used[:],
