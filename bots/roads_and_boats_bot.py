@@ -116,6 +116,8 @@ class Planner:
 
     def _pick(self, state: RBState, legal: list[Any]) -> Any | None:
         first = legal[0]
+        if isinstance(first, A.PlaceTile):  # drafted map: the first free cell
+            return first
         if isinstance(first, A.Home):
             return self._home(state, legal)
         if isinstance(first, A.NoRequest | A.Pray):

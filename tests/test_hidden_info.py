@@ -82,7 +82,11 @@ class MinedRoadsAndBoats(RoadsAndBoats):
     """
 
     def new_game(self, seats: int, options: RBOptions | None = None) -> RBState:
-        """The usual start, plus the two mines."""
+        """The usual start, plus the two mines (on a pinned generated map, so the
+        mountains are known before the setup chance)."""
+        options = options or RBOptions()
+        if options.map_seed is None:
+            options = msgspec.structs.replace(options, map_seed=1)
         state = super().new_game(seats, options)
         world = state.world
         mountains = [h for h, hexagon in enumerate(world.hexes) if hexagon.terrain == "MTN"]
