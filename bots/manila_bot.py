@@ -7,9 +7,12 @@ Every decision is scored in pesos of expected gain for this seat:
   distribution of the remaining dice for every punt, pirates and the count of punts
   expected in port or shipyard) minus its cost; a punt seat also counts the rise of
   our own shares of that good.  The bot passes when nothing is worth its price.
-* **bidding** - the harbour master's office is worth a share bought below its
-  expected final value, the choice of cargo and starts for our own shares, and first
-  pick of the spaces; the bot bids up to that value (never into mortgages).
+* **bidding** - the harbour master's office is worth the margin of the best share
+  it can buy below that share's expected final value, plus its control (cargo and
+  starts for our own shares); the bot raises by a third of its headroom up to that
+  value, never beyond what still pays for the share (never into mortgages).
+* **share purchase** - the harbour master buys the share with the best expected
+  margin whenever one has a positive margin (no cash reserve).
 * **harbour master** - leaves out the good it owns least of, and picks the start
   layout that maximises the expected rise of its own shares.
 * **pirates, pilots, plunder** - the action with the best expected value for us.
@@ -60,6 +63,11 @@ def _dice_sums(rolls: int) -> dict[int, float]:
 
 DICE = [_dice_sums(r) for r in range(4)]
 H = D.HARBOUR_LENGTH
+HM_CONTROL = 0.3
+"""Pesos of harbour-master control per peso of rise value of our own shares."""
+HM_SHARE = 1.0
+"""Share of the best purchasable share's margin the office is worth (0.7, 0.8 and 1.5
+were measured against the frozen copy and did no better: docs/bots.md)."""
 
 
 def boat_odds(pos: int, rolls_left: int) -> tuple[float, float, float]:
@@ -245,17 +253,22 @@ class ManilaBot(Bot):
         return -cost
 
     def hm_value(self, view: ManilaView) -> float:
-        """What the harbour master's office is worth to us this voyage (pesos), capped
-        so that we can still afford the share we would buy."""
+        """What the harbour master's office is worth to us this voyage (pesos).
+
+        The office's own worth is its control (cargo and starts for our shares, about
+        2 pesos plus ``HM_CONTROL`` of our shares' rise values) plus ``HM_SHARE`` of
+        the margin of the best share it lets us buy.  The bid never exceeds what
+        leaves the price of that share in hand, so the winner can always buy it.
+        """
         cash = view.cash[view.seat]
-        own = 2.0 + 0.3 * sum(max(0.0, self.rise_value(view, g)) for g in D.GOODS)
+        own = 2.0 + HM_CONTROL * sum(max(0.0, self.rise_value(view, g)) for g in D.GOODS)
         best = min(own, cash - 5.0)
         for good, left in view.supply.items():
             if left:
                 price = max(D.MIN_SHARE_PRICE, view.prices[good])
                 gain = self.final_value(view, good) - price
                 if gain > 0:
-                    best = max(best, min(own + self.buy_weight * gain, cash - price - 3.0))
+                    best = max(best, min(own + HM_SHARE * self.buy_weight * gain, cash - price))
         return best
 
     # -------------------------------------------------------------- choosing
@@ -296,18 +309,21 @@ class ManilaBot(Bot):
         limit = min(limit, view.cash[view.seat])
         bids = [(a.amount, i) for i, a in enumerate(legal) if isinstance(a, Bid)]
         affordable = [(amount, i) for amount, i in bids if amount <= limit]
-        if affordable:
-            return min(affordable)[1]
-        return legal.index(Pass())
+        if not affordable:
+            return legal.index(Pass())
+        # raise by a third of the headroom (at least 1): few bids, same final price
+        low = min(affordable)[0]
+        target = max(low, low - 1 + int((limit - low + 1) / 3))
+        return min(affordable, key=lambda b: abs(b[0] - target))[1]
 
     def _buy(self, view: ManilaView, legal: list[Any]) -> int:
-        best, choice = 1.0, legal.index(Pass())
-        reserve = 8 if view.rolls == 0 else 0
+        """Buy the share with the best expected gain; any share whose final value is
+        expected above its price is worth buying (no cash reserve: the office was
+        bid for exactly this)."""
+        best, choice = 0.0, legal.index(Pass())
         for i, a in enumerate(legal):
             if isinstance(a, Buy):
                 price = max(D.MIN_SHARE_PRICE, view.prices[a.good])
-                if view.cash[view.seat] - price < reserve:
-                    continue
                 gain = self.final_value(view, a.good) - price
                 if gain > best:
                     best, choice = gain, i
