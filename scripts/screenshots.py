@@ -78,7 +78,11 @@ def main() -> None:
             page_path = write_viewer(record, tmp / f"{game}.html")
             page = browser.new_page(viewport={"width": 1400, "height": 900})
             errors: list[str] = []
-            page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+
+            def on_error(error: object, errors: list[str] = errors) -> None:
+                errors.append(str(error))
+
+            page.on("pageerror", on_error)
             page.goto(page_path.resolve().as_uri())
             page.wait_for_selector("body[data-ready='1']")
             page.evaluate(SHOW, [stop, WANT.get(game, "true")])
