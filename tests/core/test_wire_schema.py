@@ -140,3 +140,26 @@ def test_every_event_a_viewer_may_see_validates(name: str, game: Game) -> None:
         assert not errors, (event, errors[0].message[:300])
     if name == "manila":
         assert redacted > 0  # mortgages/redeems seen by other seats were checked
+
+
+@pytest.mark.parametrize(
+    ("name", "outcome", "valid"),
+    [
+        ("manila", [["silk", "jade"], None, None], True),
+        ("manila", {"silk": 4, "jade": 1}, True),
+        ("manila", {"silk": 7}, False),
+        ("manila", [["silk", "gold"], None, None], False),
+        ("navegador", [70, 90, 100], True),
+        ("puerto-rico", [0, 3, 1], True),
+        ("puerto-rico", 2, True),
+        ("puerto-rico", [5], False),
+        ("roads-and-boats", 1022050301, True),
+        ("roads-and-boats", [1, 0], True),
+        ("roads-and-boats", [[12, "gold"], [40, "iron"]], True),
+        ("roads-and-boats", [[12, "silver"]], False),
+    ],
+)
+def test_chance_shapes_accept_the_documented_forms(name: str, outcome: Any, valid: bool) -> None:
+    """The forms docs/protocol.md shows (mine draws never occur in random play)."""
+    check = validator(all_games()[name], "chance")
+    assert check.is_valid(outcome) == valid
