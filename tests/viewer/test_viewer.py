@@ -209,3 +209,12 @@ def test_replay_at_prints_the_viewers_named_fields(
     printed = json.loads(result.output[: result.output.rindex("}") + 1])
     assert printed == frame_at(record, 9)
     assert {"phase", "roles", "players", "ships", "building_supply"} <= set(printed)
+
+
+def test_seat_views_cost_little_beside_the_omniscient_one(
+    records: dict[tuple[str, int], Path], tmp_path: Path
+) -> None:
+    record = records[("navegador", 5)]
+    everything = write_viewer(record, tmp_path / "all.html").stat().st_size
+    one_seat = write_viewer(record, tmp_path / "one.html", seat=0).stat().st_size
+    assert everything < 1.3 * one_seat  # six perspectives, little more than one

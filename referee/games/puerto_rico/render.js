@@ -15,18 +15,21 @@
   function roles(f, ctx, x, y) {
     const all = [...Object.keys(f.roles), ...f.taken_roles];
     const order = ["settler", "mayor", "builder", "craftsman", "trader", "captain", "prospector"];
-    all.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    const rank = (r) => { const i = order.indexOf(r.replace(/_\d+$/, "")); return i < 0 ? 99 : i; };
+    all.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));
+    const gap = 6, w = Math.min(78, (600 - gap * (all.length - 1)) / all.length);
     let s = "";
     all.forEach((r, i) => {
-      const taken = !(r in f.roles), xx = x + i * 84;
+      const taken = !(r in f.roles), xx = x + i * (w + gap), mid = xx + w / 2;
       const current = f.role === r;
-      s += `<g class="role${taken ? " taken" : ""}"><rect x="${xx}" y="${y}" width="78" height="96" rx="6" fill="${taken ? "#ddd6c8" : "#f4e2b8"}" stroke="${current ? ctx.colors[f.chooser] || "#000" : "#8a7350"}" stroke-width="${current ? 4 : 1.5}"/>`;
-      s += T(xx + 39, y + 20, r, { anchor: "middle", size: 12, weight: 700, fill: taken ? "#777" : "#3b2a1a" });
-      if (taken) s += T(xx + 39, y + 60, current ? `${ctx.seats[f.chooser] || ""}`.slice(0, 12) : "taken", { anchor: "middle", size: 10, fill: "#666" });
+      const name = r.replace(/_\d+$/, "");
+      s += `<g class="role${taken ? " taken" : ""}" data-role="${esc(r)}"><rect x="${xx}" y="${y}" width="${w}" height="96" rx="6" fill="${taken ? "#ddd6c8" : "#f4e2b8"}" stroke="${current ? ctx.colors[f.chooser] || "#000" : "#8a7350"}" stroke-width="${current ? 4 : 1.5}"/>`;
+      s += T(mid, y + 20, name.length > 9 ? name.slice(0, 8) + "." : name, { anchor: "middle", size: 11.5, weight: 700, fill: taken ? "#777" : "#3b2a1a" });
+      if (taken) s += T(mid, y + 60, current ? `${ctx.seats[f.chooser] || ""}`.slice(0, 10) : "taken", { anchor: "middle", size: 10, fill: "#666" });
       else {
         const coins = f.roles[r];
-        for (let k = 0; k < coins; k++) s += `<circle class="role-doubloon" cx="${xx + 20 + (k % 4) * 13}" cy="${y + 48 + Math.floor(k / 4) * 13}" r="6" fill="#e8b923" stroke="#8a6d0b"/>`;
-        s += T(xx + 39, y + 88, `${coins} doubloon${coins === 1 ? "" : "s"}`, { anchor: "middle", size: 10, fill: "#555" });
+        for (let k = 0; k < coins; k++) s += `<circle class="role-doubloon" cx="${xx + 14 + (k % 4) * 13}" cy="${y + 48 + Math.floor(k / 4) * 13}" r="6" fill="#e8b923" stroke="#8a6d0b"/>`;
+        s += T(mid, y + 88, `${coins} doubloon${coins === 1 ? "" : "s"}`, { anchor: "middle", size: 9.5, fill: "#555" });
       }
       s += "</g>";
     });
