@@ -195,6 +195,8 @@ const RefereeViewer = (() => {
     $("next").addEventListener("click", () => goto(pos + 1));
     $("last").addEventListener("click", () => goto(D.plies));
     $("play").addEventListener("click", togglePlay);
+    // buttons take no focus, so Space and the arrows always drive the viewer
+    for (const b of document.querySelectorAll("#controls button")) b.addEventListener("mousedown", (e) => e.preventDefault());
     $("speed").addEventListener("change", () => { if (timer) { togglePlay(); togglePlay(); } });
     document.addEventListener("keydown", (e) => {
       if (e.target && e.target.tagName === "SELECT") return;
