@@ -42,10 +42,26 @@
     return s + "</g>";
   }
 
+  /* A faint drawing of the terrain (trees, peaks, stones, dunes, waves) under the pieces. */
+  function glyph(x, y, ter, S) {
+    const spots = [[-0.45, -0.35], [0.4, -0.4], [-0.1, 0.45], [0.5, 0.25], [-0.55, 0.2]];
+    let s = "";
+    for (const [dx, dy] of spots) {
+      const cx = x + dx * S, cy = y + dy * S;
+      if (ter === "WOO") s += `<path d="M${cx},${cy - 6} l5,9 h-10 Z" fill="#24562a" opacity="0.55"/>`;
+      else if (ter === "MTN") s += `<path d="M${cx - 7},${cy + 4} l7,-10 l7,10 Z" fill="#5e4634" opacity="0.5"/>`;
+      else if (ter === "ROC") s += `<circle cx="${cx}" cy="${cy}" r="3" fill="#6f6a63" opacity="0.5"/>`;
+      else if (ter === "DES") s += `<path d="M${cx - 6},${cy + 2} q6,-6 12,0" fill="none" stroke="#b99a4a" stroke-width="1.5" opacity="0.7"/>`;
+      else if (ter === "SEA") s += `<path d="M${cx - 6},${cy} q3,-3 6,0 t6,0" fill="none" stroke="#4a86bd" stroke-width="1.2" opacity="0.6"/>`;
+      else if (ter === "PAS") s += `<path d="M${cx - 3},${cy + 2} l1,-5 M${cx},${cy + 2} l0,-6 M${cx + 3},${cy + 2} l-1,-5" stroke="#6f9b3e" stroke-width="1.2" opacity="0.7"/>`;
+    }
+    return s;
+  }
+
   function mapLayer(f, ctx, st, L) {
     let s = "";
     const S = L.size;
-    for (const [x, y, ter] of L.hexes) s += `<polygon class="hex" data-terrain="${ter}" points="${hexPath(x, y, S)}" fill="${TERRAIN[ter] || "#ccc"}" stroke="#5a5a4a" stroke-width="1"/>`;
+    for (const [x, y, ter] of L.hexes) s += `<polygon class="hex" data-terrain="${ter}" points="${hexPath(x, y, S)}" fill="${TERRAIN[ter] || "#ccc"}" stroke="#5a5a4a" stroke-width="1"/>` + glyph(x, y, ter, S);
     // rivers: centre to the middle of each river side
     const inner = S * Math.sqrt(3) / 2;
     for (const [x, y, , rivers] of L.hexes) {
