@@ -22,6 +22,14 @@ through ``referee.botkit``.  Each iteration of the search:
    0 last), half from a logistic of the score margin over the best other seat,
    scaled per game (pesos, VP, points).
 
+Guide: the game's heuristic bot (``bots/<game>_bot.py``) runs alongside and is
+asked for its choice at every decision; that action is expanded first, and the
+search plays another root action only when its mean reward beats the guide's by the
+game's ``guide_margin`` (Manila 0.05, Navegador and Roads & Boats 0.03, Puerto Rico
+0).  The search thus corrects the heuristic where it sees clearly further, and
+falls back on it where random rollouts are too poor a model of the opponents
+(``--no-guide`` plays pure search).
+
 Candidate actions: Manila bids are grouped into a few raises (minimum, +1, +2, +4,
 +7, +11 pesos over the high bid) and voluntary mortgages and redemptions are left
 out of the search (the engine still forces a mortgage in the debt phase).
@@ -32,7 +40,7 @@ the bank minus a safety margin, measured from when the ``act`` line arrived.
 ``--iterations N`` instead runs exactly N iterations (deterministic with
 ``--seed``, for tests); ``--max-ms`` caps the per-move budget.
 
-Usage: search_bot.py [--iterations N] [--seed S] [--fraction F] [--max-ms MS]
+Usage: search_bot.py [--iterations N] [--seed S] [--fraction F] [--max-ms MS] [--no-guide]
 """
 
 from __future__ import annotations
@@ -91,6 +99,8 @@ class Adapter:
 
     scale: float = 10.0
     rollout_depth: int = 0
+    guide: str | None = None
+    guide_margin: float = 0.0
 
     def __init__(self, bot: SearchBot) -> None:
         self.bot = bot
@@ -127,11 +137,14 @@ class ManilaAdapter(Adapter):
     """Manila: pesos; bids grouped into a few raises; no voluntary finance.
 
     Rollouts stop once the voyage after the current one has begun (its auction), and
-    are scored as cash plus shares at the mean of today's price and the next step up
-    (a share usually rises before the end), less 15 per mortgaged share.
+    are scored as cash plus shares at their expected final value (a good rises about
+    0.45 steps per voyage; about 1.6 voyages are left per step the leading good still
+    has to climb), less 15 per mortgaged share.
     """
 
     scale = 25.0
+    guide = "manila_bot"
+    guide_margin = 0.05
     RAISES = (1, 2, 3, 5, 8, 12)
 
     def __init__(self, bot: SearchBot) -> None:
@@ -170,7 +183,14 @@ class ManilaAdapter(Adapter):
 
     def evaluate(self, state: State) -> list[float]:
         track, top = self.track, len(self.track) - 1
-        worth = [(track[p] + track[min(top, p + 1)]) / 2 for p in state.price]  # type: ignore[attr-defined]
+        steps: list[int] = state.price  # type: ignore[attr-defined]
+        voyages = max(1.0, (top - max(steps)) * 1.6)
+        worth = []
+        for p in steps:
+            step = min(float(top), p + 0.45 * voyages)
+            lo = int(step)
+            hi = min(top, lo + 1)
+            worth.append(track[lo] + (track[hi] - track[lo]) * (step - lo))
         out = []
         for s in range(state.seats):
             held = state.held[s]  # type: ignore[attr-defined]
@@ -194,6 +214,8 @@ class PuertoRicoAdapter(Adapter):
 
     scale = 6.0
     rollout_depth = 60
+    guide = "puerto_rico_bot"
+    guide_margin = 0.0
 
     def __init__(self, bot: SearchBot) -> None:
         super().__init__(bot)
@@ -213,6 +235,8 @@ class NavegadorAdapter(Adapter):
 
     scale = 6.0
     rollout_depth = 60
+    guide = "navegador_bot"
+    guide_margin = 0.03
 
     def __init__(self, bot: SearchBot) -> None:
         super().__init__(bot)
@@ -230,6 +254,8 @@ class RoadsAndBoatsAdapter(Adapter):
 
     scale = 15.0
     rollout_depth = 40
+    guide = "roads_and_boats_bot"
+    guide_margin = 0.03
 
 
 ADAPTERS: dict[str, type[Adapter]] = {
@@ -279,11 +305,17 @@ class Search:
         self.iterations = 0
 
     def run(
-        self, view: Any, root_actions: list[Any], done: Callable[[int], bool]
+        self,
+        view: Any,
+        root_actions: list[Any],
+        done: Callable[[int], bool],
+        first: Any = None,
     ) -> tuple[Any, dict[Any, Node]]:
         """Search until ``done(iterations)``; return the most visited root action
-        and the root's children."""
+        and the root's children.  ``first`` (a root action) is expanded first."""
         root = Node(-1)
+        if first is not None:
+            root.children[first] = Node(self.seat)
         count = 0
         while not done(count):
             count += 1
@@ -318,7 +350,11 @@ class Search:
                 allowed = len(legal)
                 if allowed > WIDEN_BASE:
                     allowed = min(allowed, WIDEN_BASE + int(WIDEN_RATE * math.sqrt(node.visits)))
-                if len(present) < allowed:
+                fresh = [a for a in present if children[a].visits == 0]
+                if fresh:
+                    action = fresh[0]  # expanded ahead of time (the guide's choice)
+                    expanded = True
+                elif len(present) < allowed:
                     untried = [a for a in legal if a not in children]
                     action = untried[rng.randrange(len(untried))]
                     child = Node(who)
@@ -383,6 +419,7 @@ class SearchBot(Bot):
         seed: int | None = None,
         fraction: float = 0.35,
         max_ms: float | None = None,
+        guide: bool = True,
     ) -> None:
         self.iterations = iterations
         self.rng = random.Random(seed if seed is not None else (0 if iterations else None))
@@ -392,9 +429,19 @@ class SearchBot(Bot):
         self.arrived = time.perf_counter()
         self.adapter: Adapter = Adapter(self)
         self.last: Search | None = None
+        self.use_guide = guide
+        self.guide: Bot | None = None
 
     def on_start(self) -> None:
         self.adapter = ADAPTERS.get(self.game.name, Adapter)(self)
+        self.guide = None
+        if self.use_guide and self.adapter.guide:
+            self.guide = load_guide(self.adapter.guide, self.rng.randrange(2**31))
+            if self.guide is not None:
+                self.guide.game, self.guide.seat = self.game, self.seat
+                self.guide.seats, self.guide.options = self.seats, self.options
+                self.guide.start = self.start
+                self.guide.on_start()
 
     def budget_ms(self) -> float:
         """Thinking time for this move (ms) from the ``act`` clock."""
@@ -406,9 +453,15 @@ class SearchBot(Bot):
     def choose(self, view: Any, legal: list[Any], events: list[Any]) -> int:
         if len(legal) == 1:
             return 0
+        hint: Any = None
+        if self.guide is not None:
+            hint_index = self.guide.choose(view, legal, events)
+            hint = legal[hint_index]
         search = Search(self.adapter, self.seat, self.rng)
         probe = self.adapter.determinize(view, self.rng)
         root_actions = self.adapter.candidates(probe, legal)
+        if hint is not None and hint not in root_actions:
+            return legal.index(hint)  # e.g. a Manila mortgage the search never weighs
         if len(root_actions) == 1:
             return legal.index(root_actions[0])
         if self.iterations is not None:
@@ -423,9 +476,33 @@ class SearchBot(Bot):
             def done(count: int) -> bool:
                 return time.perf_counter() >= deadline
 
-        action, _children = search.run(view, root_actions, done)
+        action, children = search.run(view, root_actions, done, first=hint)
         self.last = search
+        if hint is not None and action != hint:
+            h, a = children[hint], children[action]
+            h_mean = h.total / h.visits if h.visits else 0.0
+            if a.total / a.visits <= h_mean + self.adapter.guide_margin:
+                action = hint  # the search must beat the heuristic's choice clearly
         return legal.index(action)
+
+
+def load_guide(module_name: str, seed: int) -> Bot | None:
+    """A fresh instance of the heuristic bot in ``bots/<module_name>.py`` (its first
+    :class:`Bot` subclass, default arguments but ``seed`` where it takes one), or
+    ``None`` if it cannot be loaded."""
+    import importlib
+    import inspect
+
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        return None
+    for value in vars(module).values():
+        if isinstance(value, type) and issubclass(value, Bot) and value is not Bot:
+            takes_seed = "seed" in inspect.signature(value).parameters
+            guide: Bot = value(seed=seed) if takes_seed else value()
+            return guide
+    return None
 
 
 def tap_clock(bot: SearchBot, src: IO[bytes]) -> Iterator[bytes]:
@@ -452,8 +529,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--fraction", type=float, default=0.35)
     parser.add_argument("--max-ms", type=float, default=None)
+    parser.add_argument("--no-guide", action="store_true", help="pure search, no heuristic")
     args = parser.parse_args(argv)
-    bot = SearchBot(args.iterations, args.seed, args.fraction, args.max_ms)
+    bot = SearchBot(args.iterations, args.seed, args.fraction, args.max_ms, not args.no_guide)
     run(bot, stdin=tap_clock(bot, sys.stdin.buffer))  # type: ignore[arg-type]
 
 
