@@ -101,17 +101,20 @@ class PuertoRicoView(View, kw_only=True):
 
 
 def _player_view(p: Player) -> PlayerView:
-    # Score and building names depend on these holdings only; they are memoised on the
-    # board (with copies of the lists, which change in place) since most decisions leave
-    # most boards as they were.
-    key = (p.vp, p.san_juan, p.pool, p.bld, p.tiles, p.occ)
+    # The score and the building names are memoised on the board (with copies of the
+    # lists, which change in place): most decisions leave most boards as they were, and
+    # a colonist placed on a plantation leaves the buildings as they were.
+    bld = p.bld
+    key = (p.vp, p.san_juan, p.pool, bld, p.tiles, p.occ)
     memo = p._view_memo
     if memo and memo[0] == key:
         score, buildings = memo[1], memo[2]
     else:
-        bld = p.bld
         score = player_score(p)
-        buildings = {BUILDINGS[b].name: bld[b] for b in range(N_BUILDINGS) if bld[b] >= 0}
+        if memo and memo[0][3] == bld:
+            buildings = memo[2]
+        else:
+            buildings = {BUILDINGS[b].name: bld[b] for b in range(N_BUILDINGS) if bld[b] >= 0}
         p._view_memo = ((p.vp, p.san_juan, p.pool, bld[:], p.tiles[:], p.occ[:]), score, buildings)
     return PlayerView(
         doubloons=p.doubloons,
