@@ -79,6 +79,7 @@ def payload(timeline: Timeline, renderer: GameRenderer) -> dict[str, Any]:
         "progress": progress,
         "progress_label": renderer.progress_label,
         "static": timeline.static,
+        "notes": [[position, notes] for position, notes in timeline.notes],
         "result": {
             "scores": result.scores,
             "ranks": result.ranks,

@@ -47,6 +47,21 @@ def generic_action(action: Any) -> str:
     return " ".join(parts)
 
 
+class Tracker:
+    """Remembers facts a view does not hold but the moves showed (who took which role,
+    who founded which colony).  The timeline calls :meth:`observe` with each action as
+    the page's first perspective saw it (so a seat's page learns nothing more), and
+    stores :meth:`notes` after every ply; the page passes them to the drawing as
+    ``ctx.notes``."""
+
+    def observe(self, state: State, seat: int, action: Any) -> None:
+        """``seat`` takes ``action`` (JSON builtins) in ``state`` (before it applies)."""
+
+    def notes(self) -> dict[str, Any]:
+        """The facts so far, as JSON builtins."""
+        return {}
+
+
 class GameRenderer:
     """Default behaviour; games subclass and override what they draw differently.
 
@@ -65,6 +80,10 @@ class GameRenderer:
         if seat is None:
             data["seat"] = -1
         return data
+
+    def tracker(self) -> Tracker | None:
+        """A fresh :class:`Tracker` for one record, or ``None`` (the default)."""
+        return None
 
     def static(self, state: State) -> dict[str, Any]:
         """Constant public drawing data (tables, geometry), computed once per record

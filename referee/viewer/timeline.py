@@ -55,6 +55,8 @@ class Timeline:
     entries: list[Entry] = field(default_factory=list)
     frames: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     progress: dict[str, list[list[float]]] = field(default_factory=dict)
+    notes: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    """``(position, notes)`` wherever the renderer's tracker notes change."""
 
 
 def _builtins(value: Any) -> Any:
@@ -99,10 +101,17 @@ def build_timeline(
         timeline.frames[key(p)] = []
         timeline.progress[key(p)] = []
 
+    tracker = renderer.tracker()
+    first = wanted[0] if wanted else None
+
     def snapshot(s: State) -> None:
         for p in wanted:
             timeline.frames[key(p)].append(renderer.frame(s, p))
             timeline.progress[key(p)].append(renderer.progress(s, p))
+        if tracker is not None:
+            notes = tracker.notes()
+            if not timeline.notes or timeline.notes[-1][1] != notes:
+                timeline.notes.append((len(timeline.frames[key(first)]) - 1, notes))
 
     ply = 0
     snapshot(state)
@@ -132,6 +141,10 @@ def build_timeline(
             timeline.entries.append(
                 Entry(line.ply, "move", line.seat, texts, line.fallback, line.ms)
             )
+            if tracker is not None:
+                seen = action if first is None else state.observe_action(line.seat, action, first)
+                if seen is not None:
+                    tracker.observe(state, line.seat, _builtins(seen))
             state.apply_action(action)
         else:
             continue

@@ -27,6 +27,7 @@ def expected_pieces(game: str, frame: dict[str, Any]) -> dict[str, int]:
             ".ship": sum(sum(p["ships"]) for p in frame["players"]),
             ".region": len(frame["regions"]),
             ".stone": sum(1 for p in frame["players"] if p["stone"] >= 0),
+            ".colony": sum(sum(p["colonies"]) for p in frame["players"]),
         }
     if game == "puerto-rico":
         return {
@@ -36,6 +37,7 @@ def expected_pieces(game: str, frame: dict[str, Any]) -> dict[str, int]:
             ),
             ".cargo-ship": len(frame["ships"]),
             ".city-building": sum(len(p["buildings"]) for p in frame["players"]),
+            ".role-taker": len(frame["taken_roles"]),
         }
     return {
         ".transporter": len(frame["transporters"]),

@@ -218,3 +218,26 @@ def test_seat_views_cost_little_beside_the_omniscient_one(
     everything = write_viewer(record, tmp_path / "all.html").stat().st_size
     one_seat = write_viewer(record, tmp_path / "one.html", seat=0).stat().st_size
     assert everything < 1.3 * one_seat  # six perspectives, little more than one
+
+
+@pytest.mark.parametrize(("game", "seats"), [("navegador", 5), ("puerto-rico", 5)])
+def test_tracker_notes_follow_the_moves(
+    game: str, seats: int, records: dict[tuple[str, int], Path], tmp_path: Path
+) -> None:
+    record = records[(game, seats)]
+    timeline, _ = build_timeline(record, [None])
+    frames = timeline.frames["omni"]
+    notes = dict(timeline.notes)
+    current: dict[str, Any] = {}
+    checked = 0
+    for position in range(len(frames)):
+        current = notes.get(position, current)
+        frame = frames[position]
+        if game == "puerto-rico":
+            assert set(frame["taken_roles"]) <= set(current["role_takers"])
+            checked += len(frame["taken_roles"])
+        else:
+            founded = sum(len(v) for v in current["colonies"].values())
+            assert founded == sum(sum(p["colonies"]) for p in frame["players"])
+            checked += founded
+    assert checked > 0

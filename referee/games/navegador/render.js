@@ -32,11 +32,16 @@
       // colony tiles: face up prices, then face-down backs
       const tiles = [...r.tiles.map((v) => [v, "colony-tile"]), ...Array(r.hidden).fill(["?", "colony-tile hidden"])];
       tiles.forEach(([v, cls], k) => { s += tile(x - 50 + k * 26, y - 16, r.good, String(v), cls); });
+      // colonies founded here (who, and the tile's price)
+      (((ctx.notes || {}).colonies || {})[String(i)] || []).forEach(([seat, price], k) => {
+        const cx = x - 50 + (k % 4) * 26, cy = y + 2 + Math.floor(k / 4) * 13;
+        s += `<g class="colony"><rect x="${cx}" y="${cy}" width="24" height="12" rx="2" fill="${ctx.colors[seat]}" stroke="#111"/>` + T(cx + 12, cy + 9, price, { anchor: "middle", size: 8.5, fill: "#fff", weight: 700 }) + "</g>";
+      });
       if (f.reveal === i) s += `<ellipse cx="${x}" cy="${y}" rx="60" ry="44" fill="none" stroke="#ffcc00" stroke-width="4"/>`;
       // ships of every player
       let k = 0;
       f.players.forEach((p, seat) => {
-        for (let n = 0; n < (p.ships[i] || 0); n++, k++) s += ship(x - 45 + (k % 8) * 13, y + 16 + Math.floor(k / 8) * 14, ctx.colors[seat]);
+        for (let n = 0; n < (p.ships[i] || 0); n++, k++) s += ship(x - 45 + (k % 8) * 13, y + 27 + Math.floor(k / 8) * 12, ctx.colors[seat]);
       });
       s += "</g>";
     });

@@ -10,13 +10,38 @@ from typing import Any
 
 from referee.engine import State
 from referee.games.navegador import data as D
-from referee.viewer.render import GameRenderer, generic_action
+from referee.viewer.render import GameRenderer, Tracker, generic_action
+
+
+class ColonyOwners(Tracker):
+    """Who founded which colony (``colonies``: region index -> ``[[seat, price], ...]``;
+    a colony takes the cheapest face-up tile of its region)."""
+
+    def __init__(self) -> None:
+        self.colonies: dict[str, list[list[int]]] = {}
+
+    def observe(self, state: State, seat: int, action: Any) -> None:
+        """Note a founded colony and the tile it took."""
+        if not (isinstance(action, dict) and action.get("kind") == "found"):
+            return
+        regions = state.view(0).regions
+        index = next((i for i, r in enumerate(regions) if r.name == action.get("region")), -1)
+        if index >= 0 and regions[index].tiles:
+            self.colonies.setdefault(str(index), []).append([seat, min(regions[index].tiles)])
+
+    def notes(self) -> dict[str, Any]:
+        """``{"colonies": {region index: [[seat, price], ...]}}``."""
+        return {"colonies": {k: [list(c) for c in v] for k, v in self.colonies.items()}}
 
 
 class NavegadorRenderer(GameRenderer):
     """Frames are :class:`NavegadorView` fields; the chart shows VP if the game ended now."""
 
     progress_label = "VP (if the game ended now)"
+
+    def tracker(self) -> Tracker:
+        """Remembers who founded which colony (the view keeps only counts per good)."""
+        return ColonyOwners()
 
     def static(self, state: State) -> dict[str, Any]:
         """Board tables: regions and borders, market prices, rondel, building costs."""

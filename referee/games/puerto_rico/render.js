@@ -25,7 +25,11 @@
       const name = r.replace(/_\d+$/, "");
       s += `<g class="role${taken ? " taken" : ""}" data-role="${esc(r)}"><rect x="${xx}" y="${y}" width="${w}" height="96" rx="6" fill="${taken ? "#ddd6c8" : "#f4e2b8"}" stroke="${current ? ctx.colors[f.chooser] || "#000" : "#8a7350"}" stroke-width="${current ? 4 : 1.5}"/>`;
       s += T(mid, y + 20, name.length > 9 ? name.slice(0, 8) + "." : name, { anchor: "middle", size: 11.5, weight: 700, fill: taken ? "#777" : "#3b2a1a" });
-      if (taken) s += T(mid, y + 60, current ? `${ctx.seats[f.chooser] || ""}`.slice(0, 10) : "taken", { anchor: "middle", size: 10, fill: "#666" });
+      if (taken) {
+        const who = ((ctx.notes || {}).role_takers || {})[r] ?? (current ? f.chooser : undefined);
+        if (who !== undefined) s += `<circle class="role-taker" cx="${mid}" cy="${y + 48}" r="9" fill="${ctx.colors[who]}" stroke="#333"/>`;
+        s += T(mid, y + 76, who !== undefined ? `${ctx.seats[who] || ""}`.slice(0, 10) : "taken", { anchor: "middle", size: 9.5, fill: "#555" });
+      }
       else {
         const coins = f.roles[r];
         for (let k = 0; k < coins; k++) s += `<circle class="role-doubloon" cx="${xx + 14 + (k % 4) * 13}" cy="${y + 48 + Math.floor(k / 4) * 13}" r="6" fill="#e8b923" stroke="#8a6d0b"/>`;

@@ -10,13 +10,35 @@ from typing import Any
 
 from referee.engine import State
 from referee.games.puerto_rico import data as D
-from referee.viewer.render import GameRenderer, generic_action, words
+from referee.viewer.render import GameRenderer, Tracker, generic_action, words
+
+
+class RoleTakers(Tracker):
+    """Who took each role card this round (``role_takers``: role name -> seat)."""
+
+    def __init__(self) -> None:
+        self.takers: dict[str, int] = {}
+
+    def observe(self, state: State, seat: int, action: Any) -> None:
+        """Note a role choice; the first choice of a round clears the last round's."""
+        if isinstance(action, dict) and action.get("kind") == "role":
+            if not state.view(0).taken_roles:
+                self.takers = {}
+            self.takers[str(action.get("role"))] = seat
+
+    def notes(self) -> dict[str, Any]:
+        """``{"role_takers": {role: seat}}``."""
+        return {"role_takers": dict(self.takers)}
 
 
 class PuertoRicoRenderer(GameRenderer):
     """Frames are :class:`PuertoRicoView` fields; the chart shows VP if the game ended now."""
 
     progress_label = "VP (if the game ended now)"
+
+    def tracker(self) -> Tracker:
+        """Remembers who took which role this round (the view keeps only the names)."""
+        return RoleTakers()
 
     def static(self, state: State) -> dict[str, Any]:
         """Building table (cost, VP, circles, column, good, large) and goods."""

@@ -136,11 +136,22 @@ const RefereeViewer = (() => {
     $("result").innerHTML = s;
   }
 
+  /* The tracker's notes at position p: the last change at or before p. */
+  function notesAt(p) {
+    const list = D.notes || [];
+    let lo = 0, hi = list.length - 1, found = {};
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid][0] <= p) { found = list[mid][1]; lo = mid + 1; } else hi = mid - 1;
+    }
+    return found;
+  }
+
   function draw() {
     const game = games[D.game];
     const frame = frameOf(persp, pos);
     current = frame;
-    const ctx = { static: D.static, seats: D.seats, colors: D.colors, seat: seatOf(persp), ply: pos, plies: D.plies, options: D.options };
+    const ctx = { static: D.static, seats: D.seats, colors: D.colors, seat: seatOf(persp), ply: pos, plies: D.plies, options: D.options, notes: notesAt(pos) };
     try {
       $("board").innerHTML = game ? game.draw(frame, ctx) : `<pre>${esc(JSON.stringify(frame, null, 1))}</pre>`;
     } catch (err) {
