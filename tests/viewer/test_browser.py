@@ -163,3 +163,28 @@ def test_manila_seat_page_shows_only_own_shares(
         assert errors == []
     finally:
         all_page.close()
+
+
+@pytest.mark.parametrize(("game", "seats"), EXTREMES[1::2])  # every game at most seats
+def test_a_seat_page_steps_through_every_ply(
+    game: str,
+    seats: int,
+    browser: Any,
+    records: dict[tuple[str, int], Path],
+    tmp_path: Path,
+) -> None:
+    record = records[(game, seats)]
+    seat = seats - 1
+    html = write_viewer(record, tmp_path / f"{game}-seat.html", seat=seat)
+    timeline, _ = build_timeline(record, [seat])
+    frames = timeline.frames[str(seat)]
+    selectors = list(expected_pieces(game, frames[0]))
+    page, errors = open_page(browser, html)
+    try:
+        out = page.evaluate(STEP_ALL, selectors)
+        assert out["failed"] == [] and errors == []
+        assert out["series"] == seats
+        for ply in (0, len(frames) // 2, len(frames) - 1):
+            assert out["counts"][str(ply)] == expected_pieces(game, frames[ply]), ply
+    finally:
+        page.close()
