@@ -9,7 +9,7 @@ procedure (§11) may reorder them before each phase.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any, Self
 
 import msgspec
@@ -714,12 +714,11 @@ class RBState(State):
             if len(t.cargo) < D.TRANSPORTERS[t.kind].capacity:
                 for p in reach:
                     out.extend(A.Take(t.id, k, p) for k in _kinds(self.piles.get(p, ())))
-            free = _kinds(t.cargo, bit)
-            if free:
+            if t.cargo:
                 for p in reach:
                     b = self.buildings.get(self.world.place_hex[p])
                     if b is not None and b[1] == p:
-                        out.extend(A.Put(t.id, k, p) for k in free)
+                        out.extend(A.Put(t.id, k, p) for k in _kinds(t.cargo, bit))
         out.extend(self._borrow_actions(seat, here, carriers))
         for place, owner in self.breeders:
             if owner == seat and self._may_gain(seat, D.DONKEY):
@@ -1330,7 +1329,13 @@ class RBState(State):
         seat = self._seat()
         if action not in self.legal_actions():
             raise IllegalAction(f"not legal now: {action!r}")
-        if isinstance(action, A.Home):
+        if isinstance(action, A.Step):  # the most frequent kinds first
+            self._apply_step(self.trans[self.active], action.to)
+        elif isinstance(action, A.Load):
+            self._apply_load(self.trans[self.active], GOOD_INDEX[action.good], action.place)
+        elif isinstance(action, A.Unload):
+            self._apply_unload(self.trans[self.active], GOOD_INDEX[action.good], action.place)
+        elif isinstance(action, A.Home):
             self.homes[seat] = action.place
             for _ in range(D.START_DONKEYS):
                 self._new_transporter(seat, D.DONKEY, action.place)
@@ -1392,12 +1397,6 @@ class RBState(State):
             self.active = t.id
             self.moves_left = D.TRANSPORTERS[t.kind].moves
             self.steps = 0
-        elif isinstance(action, A.Step):
-            self._apply_step(self.trans[self.active], action.to)
-        elif isinstance(action, A.Load):
-            self._apply_load(self.trans[self.active], GOOD_INDEX[action.good], action.place)
-        elif isinstance(action, A.Unload):
-            self._apply_unload(self.trans[self.active], GOOD_INDEX[action.good], action.place)
         elif isinstance(action, A.Stop):
             t = self.trans[self.active]
             bit = 1 << (seat + D.GOOD_BITS)
@@ -1588,9 +1587,11 @@ class RBState(State):
         return data
 
 
-def _kinds(goods: Iterable[int], skip: int = 0) -> list[str]:
+def _kinds(goods: Sequence[int], skip: int = 0) -> list[str]:
     """Names of the good types among encoded ``goods``, in data.GOODS order, leaving out
     goods with the moved bit ``skip``."""
+    if not goods:
+        return []
     seen = 0
     for g in goods:
         if not g & skip:
