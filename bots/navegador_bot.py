@@ -29,9 +29,12 @@ from referee.games.navegador.actions import DONE, USE_CARD
 from referee.games.navegador.sailing import distances
 from referee.games.navegador.state import START, NavegadorState
 
-MONEY_STEPS = ((800, 1 / 100), (2200, 1 / 300), (10**9, 1 / 2000))
-"""Worth of Cruzados in hand, in VP per Cruzado, for successive amounts: the first 800
-are spent soon, a hoard is worth little (it only scores 1 VP per 200 at the end)."""
+MONEY_STEPS = ((400, 1 / 100), (1000, 1 / 400), (10**9, 1 / 2500))
+"""Worth of Cruzados in hand, in VP per Cruzado, for successive amounts: the first 400
+are spent soon, more than 1,000 is a hoard worth little (it only scores 1 VP per 200
+at the end), so the bot spends it on workers, ships, buildings and privileges.  The
+previous steps (800 at 1/100, 2,200 at 1/300) left ~1,600 Cruzados unspent at the end;
+see docs/bots.md for the measurement against the frozen copy."""
 COLONY_VP = 2.5
 """Extra value of a colony beyond its printed VP (it sells every Market)."""
 FACTORY_VP = 1.5

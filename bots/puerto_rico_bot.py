@@ -34,8 +34,12 @@ from referee.games.puerto_rico.board import Player
 from referee.games.puerto_rico.data import (
     BUILDINGS,
     BUILDINGS_FOR_GOOD,
+    CITY_HALL,
     CONSTRUCTION_HUT,
+    CUSTOMS_HOUSE,
     FACTORY,
+    FORTRESS,
+    GUILD_HALL,
     HACIENDA,
     HARBOR,
     HOSPICE,
@@ -43,13 +47,21 @@ from referee.games.puerto_rico.data import (
     LARGE_WAREHOUSE,
     OFFICE,
     QUARRY,
+    RESIDENCE,
     SMALL_MARKET,
     SMALL_WAREHOUSE,
     TRADE_PRICE,
     UNIVERSITY,
     WHARF,
 )
-from referee.games.puerto_rico.scoring import player_score
+from referee.games.puerto_rico.scoring import (
+    city_hall_bonus,
+    customs_house_bonus,
+    fortress_bonus,
+    guild_hall_bonus,
+    player_score,
+    residence_bonus,
+)
 from referee.games.puerto_rico.state import P_ROLE, PuertoRicoState
 
 ABILITY_PER_ROUND = {
@@ -100,12 +112,45 @@ def _production_value(p: Player, rem: float) -> float:
     return total
 
 
+LARGE_BONUS = {
+    GUILD_HALL: lambda p: guild_hall_bonus(p.bld),
+    RESIDENCE: lambda p: residence_bonus(sum(p.tiles)),
+    FORTRESS: lambda p: fortress_bonus(p.colonists()),
+    CUSTOMS_HOUSE: lambda p: customs_house_bonus(p.vp),
+    CITY_HALL: lambda p: city_hall_bonus(p.bld),
+}
+"""Bonus VP of each large building for a board (as scored once it is occupied)."""
+LARGE_EXPECTED = 0.8
+"""Share of an unoccupied large building's bonus (at today's board) credited to it:
+a colonist will almost surely reach it, and most bonuses still grow."""
+UNMATCHED_CIRCLE = 0.6
+"""VP-equivalent lost per production circle beyond the plantations of its good (a
+building that cannot be fed is a wasted city space and wasted doubloons)."""
+
+
+def _large_and_match_value(p: Player) -> float:
+    """Expected bonus of unoccupied large buildings minus unmatched production circles."""
+    value = 0.0
+    for b, bonus in LARGE_BONUS.items():
+        if p.bld[b] == 0:
+            value += LARGE_EXPECTED * bonus(p)
+    for g in range(5):
+        buildings = [b for b in BUILDINGS_FOR_GOOD[g] if p.bld[b] >= 0]
+        if buildings:
+            circles = sum(BUILDINGS[b].circles for b in buildings)
+            value -= UNMATCHED_CIRCLE * max(0, circles - p.tiles[g])
+            if len(buildings) > 1:
+                value -= UNMATCHED_CIRCLE  # the small and the large plant of one good
+    return value
+
+
 def player_value(state: PuertoRicoState, seat: int, rem: float) -> float:
     """VP-like worth of ``seat``'s position with about ``rem`` rounds left."""
     p = state.players[seat]
     value = float(player_score(p))
     if rem <= 0:
         return value + 0.01 * (p.doubloons + sum(p.goods))
+    value += _large_and_match_value(p)
     money = min(0.45, 0.06 + 0.05 * rem)
     value += money * p.doubloons
     value += sum(GOOD_WORTH[g] * p.goods[g] for g in range(5)) * min(1.0, 0.4 + 0.2 * rem)

@@ -225,8 +225,9 @@ class PuertoRicoAdapter(Adapter):
         self.rounds_left = rounds_left
 
     def evaluate(self, state: State) -> list[float]:
-        rem = self.rounds_left(state)
-        return [self.value(state, s, rem) for s in range(state.seats)]  # type: ignore[arg-type]
+        pr: Any = state
+        rem = self.rounds_left(pr)
+        return [self.value(pr, s, rem) for s in range(state.seats)]
 
 
 class NavegadorAdapter(Adapter):
@@ -499,8 +500,9 @@ def load_guide(module_name: str, seed: int) -> Bot | None:
         return None
     for value in vars(module).values():
         if isinstance(value, type) and issubclass(value, Bot) and value is not Bot:
-            takes_seed = "seed" in inspect.signature(value).parameters
-            guide: Bot = value(seed=seed) if takes_seed else value()
+            cls: Any = value
+            takes_seed = "seed" in inspect.signature(cls).parameters
+            guide: Bot = cls(seed=seed) if takes_seed else cls()
             return guide
     return None
 

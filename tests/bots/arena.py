@@ -78,8 +78,9 @@ def make_bot(spec: str) -> Bot:
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--fraction", type=float, default=0.35)
         parser.add_argument("--max-ms", type=float, default=None)
+        parser.add_argument("--no-guide", action="store_true")
         a = parser.parse_args(flags)
-        bot: Bot = module.SearchBot(a.iterations, a.seed, a.fraction, a.max_ms)
+        bot: Bot = module.SearchBot(a.iterations, a.seed, a.fraction, a.max_ms, not a.no_guide)
         return bot
     classes = [
         v
@@ -87,10 +88,9 @@ def make_bot(spec: str) -> Bot:
         if isinstance(v, type) and issubclass(v, Bot) and v is not Bot
     ]
     assert classes, f"no Bot subclass in {path}"
-    cls = classes[0]
-    if "--cautious" in flags:
-        return cls(cautious=True)  # type: ignore[no-any-return]
-    return cls()  # type: ignore[no-any-return]
+    cls: Any = classes[0]
+    made: Bot = cls(cautious=True) if "--cautious" in flags else cls()
+    return made
 
 
 @dataclass
@@ -105,6 +105,7 @@ class Tally:
     winners: list[float] = field(default_factory=list)
     seconds: float = 0.0
     money: list[float] = field(default_factory=list)
+    money_others: list[float] = field(default_factory=list)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -181,7 +182,8 @@ def duel(
             tally.seconds += spent[me]
             players = getattr(state, "players", None)
             if players and hasattr(players[0], "money"):
-                tally.money.extend(p.money for p in players)
+                tally.money.append(players[me].money)
+                tally.money_others.extend(p.money for s, p in enumerate(players) if s != me)
             if verbose:
                 print(f"seed {seed} seat {me}: rank {ranks[me]} scores {scores}", flush=True)
     return tally
@@ -200,7 +202,8 @@ def report(tally: Tally, seats: int) -> str:
         f"{statistics.median(tally.winners or [0]):g}, candidate s/game "
         f"{tally.seconds / n:.2f}"
         + (
-            f", mean Cruzados left per player {statistics.mean(tally.money):.0f}"
+            f", mean Cruzados left: candidate {statistics.mean(tally.money):.0f} / "
+            f"others {statistics.mean(tally.money_others):.0f}"
             if tally.money
             else ""
         )

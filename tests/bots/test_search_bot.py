@@ -41,7 +41,8 @@ def seated(name: str, seat: int, seats: int, iterations: int, seed: int = 0) -> 
 
 
 def determinizer(name: str) -> Any:
-    game = get_game(name)
+    """``determinize(view, rng)`` for ``name`` (Manila also takes its options)."""
+    game: Any = get_game(name)
     if name == "manila":
         options = game.parse_options({})
         return lambda view, rng: game.determinize(view, rng, options)
@@ -101,7 +102,7 @@ def test_search_is_deterministic_with_fixed_iterations() -> None:
     game = get_game("puerto-rico")
     rng = random.Random(5)
     state = game.new_game(4)
-    picks = []
+    picks: list[int] = []
     while len(picks) < 6:
         who = state.to_move()
         if who < 0:
