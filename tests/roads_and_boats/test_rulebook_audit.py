@@ -114,8 +114,9 @@ def test_walls_on_river_edges_from_land_and_from_a_docked_raft() -> None:
 def test_walls_grow_past_three_tokens_unless_the_option_caps_them() -> None:
     """p14: 1 stone, 2 more for the second token, "an additional three for a third, etc."
     No maximum: a fourth token costs 4. Option wall_limit=3 restores the old cap."""
-    for limit, offered in ((0, True), (3, False)):
-        state = at(BUILDING, "pacific", wall_limit=limit)
+    cases: list[tuple[dict[str, object], bool]] = [({}, True), ({"wall_limit": 3}, False)]
+    for options, offered in cases:
+        state = at(BUILDING, "pacific", **options)
         w = state.world
         here = area(w, 2, 1)
         state.walls[w.edge_of[hx(w, 2, 1)][N]] = [0, 3]
@@ -140,8 +141,9 @@ def test_loose_boards_at_a_wagon_factory_stay_without_a_donkey() -> None:
     """Seed p9 「即用小毛驴换一辆小货车」: a wagon is a donkey plus boards, so boards alone
     are no complete input set and an unattended factory leaves them. The old reading
     (boards eaten) stays with rules=referee-0.1."""
-    for rules, left in (("rulebook", ["board", "board"]), ("referee-0.1", [])):
-        state = at(PRODUCTION, "pacific", rules=rules)
+    old = {"rules": "referee-0.1"}
+    for options, left in (({}, ["board", "board"]), (old, [])):
+        state = at(PRODUCTION, "pacific", **options)
         place = area(state.world, 2, 2)
         building(state, D.WAGON_FACTORY, place)
         put(state, place, D.BOARD, 2)
@@ -149,7 +151,7 @@ def test_loose_boards_at_a_wagon_factory_stay_without_a_donkey() -> None:
         state.apply_action(A.DONE)
         state.apply_action(A.DONE)
         assert state.stage == MOVEMENT
-        assert loose_names(state, place) == left, rules
+        assert loose_names(state, place) == left, options
         assert sum(totals(state)) == before - (2 - len(left))
 
 
@@ -210,15 +212,16 @@ def test_a_factory_that_produced_this_turn_may_be_upgraded() -> None:
 def test_a_carried_donkey_is_not_released_onto_an_oil_rig() -> None:
     """English p12: a carried land transporter is set down in a land area its carrier
     touches; an oil rig at sea is no such area (the donkey would be stranded)."""
-    for rules, stranded in (("rulebook", False), ("referee-0.1", True)):
-        state = at(MOVEMENT, "pacific", rules=rules)
+    old = {"rules": "referee-0.1"}
+    for options, stranded in (({}, False), (old, True)):
+        state = at(MOVEMENT, "pacific", **options)
         w = state.world
         sea = w.sea_place[hx(w, 3, 4)]
         building(state, D.OIL_RIG, sea)
         raft = add(state, 0, D.RAFT, sea)
         donkey = add(state, 0, D.DONKEY, sea)
         donkey.carrier = raft.id
-        assert (A.Release(donkey.id, sea) in state.legal_actions()) == stranded, rules
+        assert (A.Release(donkey.id, sea) in state.legal_actions()) == stranded, options
         assert state.release_places(donkey) == ([sea] if stranded else [])
 
 
@@ -232,8 +235,10 @@ def test_no_bridge_on_a_desert_before_irrigation() -> None:
     def bridges(state: RBState) -> list[A.Bridge]:
         return [a for a in state.legal_actions() if isinstance(a, A.Bridge)]
 
-    for desert_bridges in (False, True):
-        state = at(BUILDING, "mesopotamia", desert_bridges=desert_bridges)
+    cases: list[dict[str, object]] = [{}, {"desert_bridges": True}]
+    for options in cases:
+        desert_bridges = bool(options)
+        state = at(BUILDING, "mesopotamia", **options)
         w = state.world
         bank = area(w, 4, 1, 0)  # 4,1 DES[N+SE]
         add(state, 0, D.DONKEY, bank)
