@@ -319,3 +319,19 @@ def test_every_match_seed_draws_its_own_map() -> None:
         assert GAME.new_game(2, GAME.parse_options({"map": name})).step == "setup"
     pinned = [GAME.new_game(4, GAME.parse_options({"map_seed": 9})).world.spec for _ in "ab"]
     assert pinned[0] == pinned[1]
+
+
+def test_another_players_goods_feed_a_factory_with_consent() -> None:
+    """Seed p13, in production: the sawmill runs on a trunk another player agrees to give."""
+    state = at(PRODUCTION, "pacific")
+    mill = area(state.world, 2, 2)
+    h = building(state, D.SAWMILL, mill)
+    add(state, 0, D.DONKEY, mill)
+    theirs = add(state, 1, D.DONKEY, mill, [D.TRUNK])
+    assert A.Produce(h) not in state.legal_actions()  # their trunk is theirs
+    state.apply_action(A.Borrow(theirs.id, "trunk", mill))
+    assert state.to_move() == 1 and state.legal_actions() == [A.AGREE, A.REFUSE]
+    state.apply_action(A.AGREE)
+    state.apply_action(A.Produce(h))
+    assert theirs.cargo == [] and loose_names(state, mill) == []
+    assert sum(totals(state)) == 2  # one trunk became two boards, on seat 0's donkey
