@@ -34,7 +34,7 @@ def write_record(
     seats: int,
     *,
     seed: int = 1,
-    max_plies: int = 240,
+    max_plies: int = 160,
     fault: tuple[int, int] | None = None,
 ) -> Path:
     """Play a random game of ``game_name`` and record it at ``path``.
