@@ -87,6 +87,8 @@ _CIRCLES: Final = tuple(b.circles for b in BUILDINGS)
 _BUILD_TERMS: Final = tuple((b.cost, b.column, b.large) for b in BUILDINGS)
 """``(cost, quarry column, large)`` by building index, for the builder's options."""
 
+_MAX_COLUMN: Final = max(b.column for b in BUILDINGS)
+
 
 class PuertoRicoState(State):
     """One position of a Puerto Rico match (3-5 players, or 2 with the official variant).
@@ -271,11 +273,13 @@ class PuertoRicoState(State):
         supply, bld, doubloons = self.building_supply, p.bld, p.doubloons
         quarries = p.occ[QUARRY]
         privilege = 1 if seat == self.chooser else 0
+        # As build_cost: printed cost minus privilege and occupied quarries (at most the
+        # building's column), never below 0; the discount by column is worked out once.
+        discount = [min(quarries, column) + privilege for column in range(_MAX_COLUMN + 1)]
         for b, (cost, column, large) in enumerate(_BUILD_TERMS):
             if supply[b] <= 0 or bld[b] >= 0 or free < (2 if large else 1):
                 continue
-            # As build_cost: printed cost minus privilege and occupied quarries, >= 0.
-            if max(0, cost - (min(quarries, column) + privilege)) <= doubloons:
+            if max(0, cost - discount[column]) <= doubloons:
                 out.append(A.BUILD_ACTIONS[b])
         if out:
             out.append(A.PASS_ACTION)
