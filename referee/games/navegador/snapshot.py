@@ -25,12 +25,11 @@ _REGION_GOODS = tuple(data.GOODS[g] if g >= 0 else "" for g in data.REGION_GOOD)
 @lru_cache(maxsize=1024)
 def _region_rows(
     explored: int, double_loss: frozenset[int]
-) -> tuple[tuple[int, str, str, bool, int, bool], ...]:
-    """``(region, name, good, explored, face-down tiles, double loss)`` of every region
-    for an ``explored`` bit mask: everything of a region's view but its tiles."""
+) -> tuple[tuple[str, str, bool, int, bool], ...]:
+    """``(name, good, explored, face-down tiles, double loss)`` of every region for an
+    ``explored`` bit mask: everything of a region's view but its tiles."""
     return tuple(
         (
-            r,
             name,
             _REGION_GOODS[r],
             bool(explored >> r & 1),
@@ -63,18 +62,19 @@ def make_view(state: NavegadorState, seat: int) -> NavegadorView:
         )
         for p in state.players
     ]
-    tiles = state.tiles
     regions = [
         RegionView(
             name=name,
             good=good,
             explored=explored,
-            tiles=tiles[r][:],
+            tiles=tiles,
             hidden=hidden,
             double_loss=double_loss,
         )
-        for r, name, good, explored, hidden, double_loss in _region_rows(
-            state.explored, state.double_loss
+        for (name, good, explored, hidden, double_loss), tiles in zip(
+            _region_rows(state.explored, state.double_loss),
+            map(list.copy, state.tiles),
+            strict=True,
         )
     ]
     reveal = state.reveal
