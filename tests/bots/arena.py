@@ -79,8 +79,11 @@ def make_bot(spec: str) -> Bot:
         parser.add_argument("--fraction", type=float, default=0.35)
         parser.add_argument("--max-ms", type=float, default=None)
         parser.add_argument("--no-guide", action="store_true")
+        parser.add_argument("--guide-margin", type=float, default=None)
         a = parser.parse_args(flags)
-        bot: Bot = module.SearchBot(a.iterations, a.seed, a.fraction, a.max_ms, not a.no_guide)
+        bot: Bot = module.SearchBot(
+            a.iterations, a.seed, a.fraction, a.max_ms, not a.no_guide, a.guide_margin
+        )
         return bot
     classes = [
         v
