@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import resource
 import time
+from typing import Any
 
 import click
 from tabulate import tabulate
@@ -68,7 +69,7 @@ async def measure(policy: SandboxPolicy, bots: int) -> dict[str, float]:
 @click.option("--bots", type=click.IntRange(min=1), default=40, show_default=True)
 def main(bots: int) -> None:
     """Print per-bot start-up and close costs without and with the sandbox."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     modes = ["none"] + (["bwrap"] if bwrap_problem() is None else [])
     for mode in modes:
         figures = asyncio.run(measure(SandboxPolicy(mode), bots))  # type: ignore[arg-type]

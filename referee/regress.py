@@ -34,10 +34,10 @@ import click
 import msgspec
 
 from referee.bot import BotCommandError, BotSpec, resolve_command
-from referee.preflight import check_script_paths
 from referee.engine import GameError
 from referee.games import UnknownGame, get_game
 from referee.match import Clock, run_match
+from referee.preflight import check_script_paths
 from referee.schedule import block_seed, new_secret
 from referee.sprt import NormalGSPRT, PentanomialSPRT, SequentialTest, sprt_bounds
 

@@ -210,9 +210,7 @@ def bwrap_prefix(argv: Sequence[str], workdir: str, policy: SandboxPolicy) -> li
     prefix += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
     visible = visible_dirs(argv)
     # Parents bwrap would create for a bind are private (0700): make them traversable.
-    parents = {
-        str(p) for path in [*visible, workdir] for p in Path(path).parents if str(p) != "/"
-    }
+    parents = {str(p) for path in [*visible, workdir] for p in Path(path).parents if str(p) != "/"}
     parents.discard("/tmp")
     for parent in sorted(parents, key=len):
         prefix += ["--perms", "0755", "--dir", parent]

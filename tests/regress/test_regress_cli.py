@@ -219,7 +219,9 @@ def test_faulting_baseline_stops_with_exit_3(tmp_path: Path) -> None:
 
 def test_faulting_field_stops_with_exit_3() -> None:
     code, _, err = invoke(
-        *base_args(RANDOM, RANDOM, "--seats", "3", "--field", f"{ZOO} json_array", "--field", RANDOM)
+        *base_args(
+            RANDOM, RANDOM, "--seats", "3", "--field", f"{ZOO} json_array", "--field", RANDOM
+        )
     )
     assert code == 3
     assert "field 'field1' faulted" in err and "protocol" in err
