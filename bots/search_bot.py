@@ -25,11 +25,11 @@ through ``referee.botkit``.  Each iteration of the search:
 Guide: the game's heuristic bot (``bots/<game>_bot.py``) runs alongside and is
 asked for its choice at every decision; that action is expanded first, and the
 search plays another root action only when it was visited more than the guide's
-and its mean reward beats the guide's by the game's ``guide_margin``: Manila 0.05,
-Puerto Rico 0, Navegador and Roads & Boats 0.4 (only where one move wins and the
+and its mean reward beats the guide's by the game's ``guide_margin``: Puerto Rico
+0; Manila, Navegador and Roads & Boats 0.4 (only where one move wins and the
 guide's loses: there the random rollouts misjudged ordinary moves, and smaller
-margins lost to the plain heuristic in measurement).  ``--no-guide`` plays pure
-search, ``--guide-margin M`` overrides the margin.
+margins lost to the plain heuristic in measurement, docs/bots.md).
+``--no-guide`` plays pure search, ``--guide-margin M`` overrides the margin.
 
 Candidate actions: Manila bids are grouped into a few raises (minimum, +1, +2, +4,
 +7, +11 pesos over the high bid) and voluntary mortgages and redemptions are left
@@ -146,7 +146,7 @@ class ManilaAdapter(Adapter):
 
     scale = 25.0
     guide = "manila_bot"
-    guide_margin = 0.05
+    guide_margin = 0.4
     RAISES = (1, 2, 3, 5, 8, 12)
 
     def __init__(self, bot: SearchBot) -> None:
