@@ -488,8 +488,7 @@ class BotProcess:
         if not self.sandboxed:
             # Processes that left the group (double fork, setsid) still carry the
             # marker.  In a sandbox the kernel has killed them all with its PID 1.
-            reaper.kill_marked(self.token)
-            reaper.kill_orphans()
+            reaper.sweep(self.token)
         with contextlib.suppress(TimeoutError, asyncio.CancelledError):
             await asyncio.wait_for(self._stderr_task, 1.0)
         shutil.rmtree(self.workdir, ignore_errors=True)

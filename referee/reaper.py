@@ -10,9 +10,11 @@ nets catch those:
   so orphans of a bot are re-parented to the referee instead of init, and
   :func:`kill_orphans` kills such re-parented processes.
 
+:func:`sweep` applies both nets in one pass over ``/proc`` when a bot is closed.
 A bot that both scrubs its environment and escapes its session before its parent
-dies is beyond these nets; run bots under a sandbox wrapper (see docs/protocol.md)
-where that matters.
+dies is beyond these nets; that is what the bubblewrap sandbox (referee.sandbox,
+the default) is for: there, the sandbox's PID 1 takes everything with it and no
+sweep is needed.
 """
 
 from __future__ import annotations
@@ -152,4 +154,36 @@ def kill_orphans() -> int:
         killed += _kill(pid)
         with contextlib.suppress(ChildProcessError, OSError):
             os.waitpid(pid, 0)
+    return killed
+
+
+def sweep(token: str) -> int:
+    """One pass over /proc after the bot of ``token`` was ended; SIGKILL what it left.
+
+    Walks the descendants of this process (a subreaper, so everything a bot started
+    and orphaned is among them), skipping multiprocessing workers and the subtrees of
+    bots still running, and kills every process that carries ``token``, and every
+    orphan re-parented here whose token belongs to no bot still in play (the rule of
+    :func:`kill_orphans`).  Reads every process's ``stat`` once and the environment of
+    the descendants only: the cost of :func:`kill_marked` plus :func:`kill_orphans` in
+    one cheaper scan.  Returns how many were signalled.
+    """
+    if not os.path.isdir("/proc"):
+        return 0
+    me = os.getpid()
+    children: dict[int, list[int]] = {}
+    for pid, ppid in _processes():
+        children.setdefault(ppid, []).append(pid)
+    skip = {p.pid for p in multiprocessing.active_children()} | _bot_pids
+    killed = 0
+    stack = [(pid, True) for pid in children.get(me, []) if pid not in skip]
+    while stack:
+        pid, orphan = stack.pop()
+        marker = _marker(pid)
+        if marker == token or (orphan and marker is not None and marker not in _live_tokens):
+            killed += _kill(pid)
+            if orphan:
+                with contextlib.suppress(ChildProcessError, OSError):
+                    os.waitpid(pid, 0)
+        stack.extend((child, False) for child in children.get(pid, []) if child not in skip)
     return killed
