@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import multiprocessing
 import os
 import shlex
 import shutil
+import signal
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -361,6 +363,14 @@ class _ClientExecutor(concurrent.futures.Executor):
         self._client.close()
 
 
+def _worker_init() -> None:
+    """Start of a pool worker: die with the referee (even by SIGKILL; the worker's bots
+    die with it), and leave Ctrl-C to the referee, which ends the workers itself (a
+    KeyboardInterrupt between two jobs would otherwise break the pool mid-shutdown)."""
+    reaper.die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _results(
     jobs: list[MatchJob],
     concurrency: int,
@@ -386,9 +396,8 @@ def _results(
             yield play_job_sync(job)
         return
     own = executor is None
-    # Workers die with the referee (even by SIGKILL), and so do their bots.
     pool = executor or concurrent.futures.ProcessPoolExecutor(
-        max_workers=concurrency, initializer=reaper.die_with_parent
+        max_workers=concurrency, initializer=_worker_init
     )
     futures: list[concurrent.futures.Future[MatchRow]] = []
     try:
@@ -402,6 +411,13 @@ def _results(
                     "finished matches are saved, continue with --resume"
                 ) from None
             yield row
+    except BaseException:
+        if own:
+            # Ctrl-C, or the caller stopped: end the running matches now (their bots
+            # die with their worker) rather than wait for them.
+            for worker in multiprocessing.active_children():
+                worker.terminate()
+        raise
     finally:
         if own:
             pool.shutdown(wait=True, cancel_futures=True)
