@@ -199,7 +199,6 @@ class BotStats:
     """
 
     unsolicited_lines: int = 0
-    stale_replies: int = 0
     stderr_bytes: int = 0
     stderr_dropped: int = 0
     last_ignored: str = ""
@@ -228,6 +227,7 @@ class BotProcess:
         stderr_path: Path | None,
         limits: BotLimits,
         token: str,
+        sandboxed: bool = False,
     ) -> None:
         self.spec = spec
         self.token = token
@@ -237,14 +237,13 @@ class BotProcess:
         self.limits = limits
         self.stats = BotStats()
         self.ready: Ready | None = None
-        self._last_act_id = 0
         self._eof: BotFault | None = None
         self._stderr_path = stderr_path
         self._stderr_tail: deque[bytes] = deque()
         self._stderr_tail_bytes = 0
         self._stderr_task = asyncio.create_task(self._read_stderr())
         self._closed = False
-        self.sandboxed = False
+        self.sandboxed = sandboxed
 
     @classmethod
     async def spawn(
@@ -300,9 +299,7 @@ class BotProcess:
             if options_fd >= 0:
                 os.close(options_fd)
         reaper.adopt(process.pid)
-        bot = cls(spec, process, workdir, stderr_path, limits, token)
-        bot.sandboxed = sandbox.mode == "bwrap"
-        return bot
+        return cls(spec, process, workdir, stderr_path, limits, token, sandbox.mode == "bwrap")
 
     # -- stderr --------------------------------------------------------------------
 
@@ -389,7 +386,6 @@ class BotProcess:
             if 0 < reply.id < act_id:
                 # A late or duplicate reply to an earlier act: ignored, never a fault.
                 self.stats.unsolicited_lines += 1
-                self.stats.stale_replies += 1
                 return None
             raise BotFault("protocol", f"reply id {reply.id} does not match request id {act_id}")
         return reply
@@ -451,7 +447,6 @@ class BotProcess:
         reply, elapsed = await self.request(act, timeout_s)
         if not isinstance(reply, ActionReply):
             raise BotFault("protocol", f"expected an action message, got {type(reply).__name__}")
-        self._last_act_id = act.id
         return reply, elapsed
 
     async def tell(self, end: End) -> None:

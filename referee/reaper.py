@@ -5,10 +5,10 @@ whole.  A hostile bot can still escape its group (double fork, ``setsid``).  Two
 nets catch those:
 
 * every bot gets a unique token in its environment (``REFEREE_BOT``), inherited by
-  everything it starts; :func:`kill_marked` kills every process carrying the token;
+  everything it starts, so whatever carries a closed bot's token is killed;
 * the referee process is made a *child subreaper* (Linux ``PR_SET_CHILD_SUBREAPER``),
-  so orphans of a bot are re-parented to the referee instead of init, and
-  :func:`kill_orphans` kills such re-parented processes.
+  so orphans of a bot are re-parented to the referee instead of init, and are
+  killed once no bot still in play owns their token.
 
 :func:`sweep` applies both nets in one pass over ``/proc`` when a bot is closed.
 A bot that both scrubs its environment and escapes its session before its parent
@@ -120,53 +120,15 @@ def _kill(pid: int) -> bool:
         return False
 
 
-def kill_marked(token: str) -> int:
-    """SIGKILL every process whose environment holds ``REFEREE_BOT=<token>``.
-
-    Returns how many were signalled.  No-op where /proc does not exist.
-    """
-    if not os.path.isdir("/proc"):
-        return 0
-    me = os.getpid()
-    return sum(_kill(pid) for pid, _ in list(_processes()) if pid != me and _marker(pid) == token)
-
-
-def kill_orphans() -> int:
-    """SIGKILL and reap bot descendants re-parented to this (subreaper) process.
-
-    Spared: multiprocessing workers of this process, the bots it started itself
-    (see :func:`adopt`), and processes whose marker token belongs to a bot still in
-    play.  Everything else whose parent is this
-    process came from a bot (bots themselves are reaped by asyncio before their
-    token is retired).  Returns how many were signalled.
-    """
-    if not os.path.isdir("/proc"):
-        return 0
-    me = os.getpid()
-    workers = {p.pid for p in multiprocessing.active_children()}
-    killed = 0
-    for pid, ppid in list(_processes()):
-        if ppid != me or pid in workers or pid in _bot_pids:
-            continue
-        token = _marker(pid)
-        if token is None or token in _live_tokens:
-            continue
-        killed += _kill(pid)
-        with contextlib.suppress(ChildProcessError, OSError):
-            os.waitpid(pid, 0)
-    return killed
-
-
 def sweep(token: str) -> int:
     """One pass over /proc after the bot of ``token`` was ended; SIGKILL what it left.
 
     Walks the descendants of this process (a subreaper, so everything a bot started
     and orphaned is among them), skipping multiprocessing workers and the subtrees of
-    bots still running, and kills every process that carries ``token``, and every
-    orphan re-parented here whose token belongs to no bot still in play (the rule of
-    :func:`kill_orphans`).  Reads every process's ``stat`` once and the environment of
-    the descendants only: the cost of :func:`kill_marked` plus :func:`kill_orphans` in
-    one cheaper scan.  Returns how many were signalled.
+    bots still running.  Kills every process that carries ``token``, and every orphan
+    re-parented here (reaped too) whose token belongs to no bot still in play.  Reads
+    every process's ``stat`` once and the environment of the descendants only.
+    Returns how many were signalled; no-op where /proc does not exist.
     """
     if not os.path.isdir("/proc"):
         return 0

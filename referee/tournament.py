@@ -165,6 +165,7 @@ def sandbox_in_force(manifest: Manifest) -> Literal["bwrap", "none"]:
 def jobs_for(manifest: Manifest, out: Path, skip: set[str]) -> list[MatchJob]:
     """The jobs of the scheduled matches not in ``skip``, in schedule order."""
     cfg = manifest.config
+    sandbox = sandbox_in_force(manifest)
     return [
         MatchJob(
             game=cfg.game,
@@ -185,7 +186,7 @@ def jobs_for(manifest: Manifest, out: Path, skip: set[str]) -> list[MatchJob]:
             logs=str(out / "logs" / m.id),
             max_plies=cfg.max_plies,
             adjudication=cfg.adjudication,
-            sandbox=sandbox_in_force(manifest),
+            sandbox=sandbox,
             network=cfg.network,
             hidden=[str(out.resolve())],
         )
