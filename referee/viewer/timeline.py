@@ -10,17 +10,36 @@ Frame ``p`` is the position before ply ``p``; frame ``plies`` is the final posit
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
-from referee.engine import State
+from referee.engine import Game, State
 from referee.games import get_game
-from referee.record import ChanceLine, FaultLine, Header, MoveLine, ResultLine, iter_record
+from referee.record import (
+    ChanceLine,
+    FaultLine,
+    Header,
+    MoveLine,
+    RecordLine,
+    ResultLine,
+    iter_record,
+)
 from referee.replay import ReplayError, replay
 from referee.viewer.render import GameRenderer, renderer_for
+
+
+def _open(path: str | os.PathLike[str]) -> tuple[Iterator[tuple[int, RecordLine]], Header, Game]:
+    """The record's lines after its header, the header and its game.  Raises
+    :class:`ReplayError` when the first line is not a header."""
+    lines = iter(iter_record(path))
+    _, header = next(lines)
+    if not isinstance(header, Header):
+        raise ReplayError(f"{path}: expected a header line first")
+    return lines, header, get_game(header.game)
+
 
 Perspective = int | None
 
@@ -79,11 +98,7 @@ def build_timeline(
     """
     if verify:
         replay(path, unchecked_chance=True)
-    lines = iter(iter_record(path))
-    _, header = next(lines)
-    if not isinstance(header, Header):
-        raise ReplayError(f"{path}: expected a header line first")
-    game = get_game(header.game)
+    lines, header, game = _open(path)
     try:
         renderer = renderer_for(game)
     except LookupError:  # no drawing: the page shows each frame's fields as text
@@ -160,11 +175,7 @@ def frame_at(path: str | os.PathLike[str], ply: int, seat: int | None = None) ->
     ``path`` (``ply`` = number of plies: the final position); omniscient if ``seat`` is
     ``None``; a game without a drawing module gives ``state.debug()``).  Raises
     :class:`ValueError` beyond the end of the game."""
-    lines = iter(iter_record(path))
-    _, header = next(lines)
-    if not isinstance(header, Header):
-        raise ReplayError(f"{path}: expected a header line first")
-    game = get_game(header.game)
+    lines, header, game = _open(path)
     try:
         renderer: GameRenderer | None = renderer_for(game)
     except LookupError:
