@@ -35,7 +35,7 @@ Candidate actions: Manila bids are grouped into a few raises (minimum, +1, +2, +
 +7, +11 pesos over the high bid) and voluntary mortgages and redemptions are left
 out of the search (the engine still forces a mortgage in the debt phase).
 
-Time: the ``act`` clock (``move_ms``, ``bank_ms``) is read from the message; the
+Time: the ``act`` clock (``move_ms``, ``bank_ms``) comes from ``botkit`` (``self.clock``); the
 search stops after ``--fraction`` (default 0.35) of ``move_ms`` plus a 1/40 share of
 the bank minus a safety margin, measured from when the ``act`` line arrived.
 ``--iterations N`` instead runs exactly N iterations (deterministic with
@@ -51,16 +51,15 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent))
 
-import msgspec
 
-from referee.botkit import Bot, run
+from referee.botkit import Bot, Clock, run
 from referee.engine import CHANCE, TERMINAL, IllegalAction, State, ranks_from_scores
 
 UCT_C = 0.7
@@ -73,20 +72,6 @@ SAFETY_MS = 60.0
 """Margin kept back from every time budget (reply, scheduling on a loaded machine)."""
 BANK_SHARE = 1 / 40
 """Share of the remaining time bank one move may spend."""
-
-
-class Clock(msgspec.Struct):
-    """The ``clock`` object of an ``act`` message (ms)."""
-
-    move_ms: int = 1000
-    bank_ms: int = 0
-
-
-class ActHead(msgspec.Struct):
-    """Just the fields of a message the clock tap needs (the rest is skipped)."""
-
-    type: str = ""
-    clock: Clock | None = None
 
 
 # ------------------------------------------------------------------ adapters
@@ -430,7 +415,7 @@ class SearchBot(Bot):
         self.fraction = fraction
         self.max_ms = max_ms
         self.clock = Clock()
-        self.arrived = time.perf_counter()
+        self.received = time.perf_counter()
         self.adapter: Adapter = Adapter(self)
         self.last: Search | None = None
         self.use_guide = guide
@@ -478,7 +463,7 @@ class SearchBot(Bot):
                 return count >= limit
 
         else:
-            deadline = self.arrived + self.budget_ms() / 1000.0
+            deadline = self.received + self.budget_ms() / 1000.0
 
             def done(count: int) -> bool:
                 return time.perf_counter() >= deadline
@@ -514,21 +499,6 @@ def load_guide(module_name: str, seed: int) -> Bot | None:
     return None
 
 
-def tap_clock(bot: SearchBot, src: IO[bytes]) -> Iterator[bytes]:
-    """Yield the input lines, noting each ``act``'s arrival time and clock on ``bot``."""
-    decoder = msgspec.json.Decoder(ActHead)
-    for line in src:
-        if b'"act"' in line:
-            bot.arrived = time.perf_counter()
-            try:
-                head = decoder.decode(line)
-            except msgspec.DecodeError:
-                head = ActHead()
-            if head.type == "act" and head.clock is not None:
-                bot.clock = head.clock
-        yield line
-
-
 def main(argv: list[str] | None = None) -> None:
     """Parse the flags and run the bot on stdin/stdout."""
     import argparse
@@ -544,7 +514,7 @@ def main(argv: list[str] | None = None) -> None:
     bot = SearchBot(
         args.iterations, args.seed, args.fraction, args.max_ms, not args.no_guide, args.guide_margin
     )
-    run(bot, stdin=tap_clock(bot, sys.stdin.buffer))  # type: ignore[arg-type]
+    run(bot)
 
 
 if __name__ == "__main__":
