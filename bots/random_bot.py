@@ -3,7 +3,9 @@
 
 Standard library only; copy it to start your own bot.  Protocol (JSON Lines on
 stdin/stdout): answer `start` with `ready`, answer every `act` with an `action`
-message echoing its `id`, and exit after `end`.  See docs/protocol.md.
+message echoing its `id`, and exit when the input ends.  Its `ready` says
+`"reuse": true`, so after `end` the referee may send the next match's `start` to
+the same process: everything is reset at each `start`.  See docs/protocol.md.
 
 Usage: random_bot.py [--seed N]
 """
@@ -21,17 +23,16 @@ def main() -> None:
         kind = message.get("type")
         reply: dict[str, object]
         if kind == "start":
-            reply = {"type": "ready", "name": "random", "version": "1"}
+            rng = random.Random(seed)  # every match starts afresh, reused process or not
+            reply = {"type": "ready", "name": "random", "version": "1", "reuse": True}
         elif kind == "act":
             reply = {
                 "type": "action",
                 "id": message["id"],
                 "index": rng.randrange(len(message["legal"])),
             }
-        elif kind == "end":
-            return
         else:
-            continue  # unknown message types are ignored, as the protocol requires
+            continue  # `end`, and unknown message types (ignored, as the protocol requires)
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
 

@@ -238,12 +238,16 @@ class BotProcess:
         self.stats = BotStats()
         self.ready: Ready | None = None
         self._eof: BotFault | None = None
-        self._stderr_path = stderr_path
+        self._stderr_log = open(stderr_path, "wb") if stderr_path else None  # noqa: SIM115
         self._stderr_tail: deque[bytes] = deque()
         self._stderr_tail_bytes = 0
         self._stderr_task = asyncio.create_task(self._read_stderr())
         self._closed = False
         self.sandboxed = sandboxed
+        self.blocks: set[str] = set()
+        """Reuse tags (duplicate blocks) of every match this process has played."""
+        self.matches = 0
+        """Matches this process has started (more than 1: reused, see referee.pool)."""
 
     @classmethod
     async def spawn(
@@ -306,24 +310,53 @@ class BotProcess:
     async def _read_stderr(self) -> None:
         stream = self.process.stderr
         assert stream is not None
-        cap = self.limits.max_stderr_bytes
-        out = open(self._stderr_path, "wb") if self._stderr_path else None  # noqa: SIM115
         try:
             while chunk := await stream.read(65536):
                 self._keep_tail(chunk)
-                room = cap - self.stats.stderr_bytes
+                room = self.limits.max_stderr_bytes - self.stats.stderr_bytes
                 kept = chunk[: max(room, 0)]
                 self.stats.stderr_bytes += len(kept)
                 self.stats.stderr_dropped += len(chunk) - len(kept)
-                if out is not None and kept:
-                    out.write(kept)
+                if self._stderr_log is not None and kept:
+                    self._stderr_log.write(kept)
         except (ConnectionError, OSError):
             pass
         finally:
-            if out is not None:
+            self._close_stderr_log()
+
+    def _close_stderr_log(self) -> None:
+        """Close the current stderr log, noting what the cap dropped."""
+        out, self._stderr_log = self._stderr_log, None
+        if out is not None:
+            with contextlib.suppress(OSError):
                 if self.stats.stderr_dropped:
                     out.write(f"\n[referee: {self.stats.stderr_dropped} bytes dropped]\n".encode())
                 out.close()
+
+    def next_match(self, stderr_path: Path | None) -> None:
+        """Prepare a reused process for another match: fresh counters, its stderr
+        copied to ``stderr_path`` from now on (the previous log is closed), the
+        stderr tail of fault details emptied.  Output the bot wrote to stderr after
+        the previous ``end`` may still land in the new log."""
+        self._close_stderr_log()
+        self.stats = BotStats()
+        self._stderr_tail.clear()
+        self._stderr_tail_bytes = 0
+        self._stderr_log = open(stderr_path, "wb") if stderr_path else None  # noqa: SIM115
+        self.ready = None
+
+    def reusable(self) -> bool:
+        """True if the process may play another match: it announced ``reuse`` in its
+        last ``ready``, is still running, has not closed its output, and no CPU-time
+        limit applies (``RLIMIT_CPU`` counts over the process's whole life)."""
+        return (
+            not self._closed
+            and self.ready is not None
+            and self.ready.reuse is True
+            and self._eof is None
+            and self.process.returncode is None
+            and self.limits.cpu_s is None
+        )
 
     def _keep_tail(self, chunk: bytes) -> None:
         self._stderr_tail.append(chunk[-STDERR_TAIL_BYTES:])

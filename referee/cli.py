@@ -372,6 +372,11 @@ def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance:
     metavar="S",
     help="When stderr is not a terminal: a progress line at most every S seconds.",
 )
+@click.option(
+    "--no-reuse",
+    is_flag=True,
+    help="A fresh bot process for every match, even for bots that announce reuse.",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar and no live standings.")
 @format_option
 @clean_errors
@@ -384,6 +389,7 @@ def tournament(
     scheduler: str | None,
     standings_every: float,
     progress_every: float,
+    no_reuse: bool,
     quiet: bool,
     fmt: str,
 ) -> None:
@@ -484,7 +490,12 @@ def tournament(
         with bar:
             bar.update(len(seen))
             rows = run_tournament(
-                out, concurrency=concurrency, on_row=on_row, executor=pool, remote=pool is not None
+                out,
+                concurrency=concurrency,
+                on_row=on_row,
+                executor=pool,
+                remote=pool is not None,
+                reuse=False if no_reuse else None,
             )
     except KeyboardInterrupt:
         click.echo(

@@ -81,6 +81,9 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
     adjudication: Literal["scores", "draw"] = "scores"
     sandbox: Literal["auto", "bwrap", "none"] = "auto"
     network: bool = False
+    reuse: bool = True
+    """Keep bots that announce ``reuse`` running between matches (see
+    :mod:`referee.pool`); ``false`` starts a fresh process for every match."""
 
     def __post_init__(self) -> None:
         names = [b.name for b in self.bots]

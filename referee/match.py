@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -18,8 +18,9 @@ from typing import Any, Literal
 import msgspec
 
 from referee import __version__
-from referee.bot import BotFault, BotLimits, BotProcess, BotSpec, spawn_all
+from referee.bot import BotFault, BotLimits, BotProcess, BotSpec
 from referee.engine import CHANCE, TERMINAL, Game, IllegalAction, State
+from referee.pool import BotPool, PoolKey, pool_key
 from referee.protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -151,6 +152,8 @@ async def run_match(
     max_plies: int = 0,
     adjudication: Adjudication = "scores",
     sandbox: SandboxPolicy | None = None,
+    pool: BotPool | None = None,
+    reuse_tag: str = "",
 ) -> MatchOutcome:
     """Play one match between bot processes, one per seat, to the end.
 
@@ -161,7 +164,12 @@ async def run_match(
     plies (moves and chance outcomes); it is then ranked by ``adjudication`` and its
     reason is ``ply_limit``.  The record (if ``record_path``) is published only when
     the match is complete.  ``sandbox`` isolates the bots (default: none); the
-    record's directory and ``log_dir`` are hidden from them.  Raises
+    record's directory and ``log_dir`` are hidden from them.  With ``pool``, bots
+    are taken from it where an idle process of the same entrant exists that has never
+    played a match tagged ``reuse_tag`` (the duplicate block), and every bot that ends
+    the match with verdict ``ok`` and announced reuse goes back to it (see
+    :mod:`referee.pool`); the pool is used only where the record's directory and
+    ``log_dir`` lie inside the paths ``sandbox`` already hides.  Raises
     :class:`referee.engine.OptionError` for a bad seat count and ValueError for a
     negative ``max_plies``.
     """
@@ -175,9 +183,13 @@ async def run_match(
     state = game.new_game(len(bots), options)
     chance_rng = match_rng(seed, "chance", KEYED)
     fallback_rng = match_rng(seed, "fallback", KEYED)
-    policy = (sandbox or SandboxPolicy()).hiding(
-        [record_path.parent if record_path else None, log_dir]
-    )
+    base_policy = sandbox or SandboxPolicy()
+    private = [record_path.parent if record_path else None, log_dir]
+    policy = base_policy.hiding(private)
+    if pool is not None and not _covered(private, base_policy.hidden):
+        pool = None  # a reused process could not have these paths hidden
+    keys = [pool_key(spec, limits, base_policy) for spec in bots]
+    finished = False
     writer = RecordWriter(record_path, fsync=fsync) if record_path else None
     if log_dir is not None:
         log_dir.mkdir(parents=True, exist_ok=True)
@@ -212,7 +224,7 @@ async def run_match(
             if writer:
                 writer.write(FaultLine(ply=ply, seat=index, verdict=verdict, detail=detail))
 
-        procs = await spawn_all(bots, log_dir, limits, policy)
+        procs = await _obtain(bots, keys, log_dir, limits, policy, pool, reuse_tag)
         seats.extend(
             _Seat(
                 SeatOutcome(spec.name), None if isinstance(proc, BotFault) else proc, clock.bank_ms
@@ -224,7 +236,21 @@ async def run_match(
             if isinstance(proc, BotFault):
                 fault(index, "startup", proc.detail)
 
-        await _handshake(game, seats, options_json, clock, match_id, fault)
+        async def respawn(index: int) -> BotProcess | BotFault:
+            (fresh,) = await _obtain(
+                [bots[index]],
+                [keys[index]],
+                log_dir,
+                limits,
+                policy,
+                pool,
+                reuse_tag,
+                [index],
+                fresh=True,
+            )
+            return fresh
+
+        await _handshake(game, seats, options_json, clock, match_id, fault, respawn)
 
         act_id = 0
         reason = "finished"
@@ -273,6 +299,7 @@ async def run_match(
         scores = [float(x) for x in state.scores()]
         verdicts = [s.outcome.verdict for s in seats]
         await _finish(seats, scores, ranks, verdicts, reason)
+        finished = True
         result = MatchOutcome(
             match=match_id,
             game=game.name,
@@ -289,7 +316,7 @@ async def run_match(
             )
         return result
     finally:
-        await _close_all(seats)
+        await _close_all(seats, pool if finished else None, keys)
         if writer:
             writer.close()
 
@@ -301,7 +328,11 @@ async def _handshake(
     clock: Clock,
     match_id: str,
     fault: Callable[[int, Verdict, str], None],
+    respawn: Callable[[int], Awaitable[BotProcess | BotFault]],
 ) -> None:
+    """Send every live seat ``start`` and wait for ``ready``.  A reused process that
+    fails to answer is closed and replaced by a fresh one (its failure is no verdict:
+    it may have died while idle); a fresh process's failure is the seat's fault."""
     players = [s.outcome.name for s in seats]
 
     async def one(index: int, seat: _Seat) -> None:
@@ -319,9 +350,25 @@ async def _handshake(
         try:
             ready = await seat.bot.handshake(start, clock.startup_ms)
             seat.outcome.bot_name = ready.name
+            return
+        except BotFault as exc:
+            if seat.bot.matches <= 1:
+                fault(index, exc.verdict, exc.detail)
+                await seat.bot.close(graceful=False)
+                return
+        await seat.bot.close(graceful=False)
+        fresh = await respawn(index)
+        if isinstance(fresh, BotFault):
+            seat.bot = None
+            fault(index, "startup", fresh.detail)
+            return
+        seat.bot = fresh
+        try:
+            ready = await fresh.handshake(start, clock.startup_ms)
+            seat.outcome.bot_name = ready.name
         except BotFault as exc:
             fault(index, exc.verdict, exc.detail)
-            await seat.bot.close(graceful=False)
+            await fresh.close(graceful=False)
 
     await asyncio.gather(*(one(i, s) for i, s in enumerate(seats) if s.live))
 
@@ -432,14 +479,70 @@ async def _finish(
     await asyncio.gather(*(one(s) for s in seats if s.live))
 
 
-async def _close_all(seats: list[_Seat]) -> None:
-    async def one(seat: _Seat) -> None:
+async def _obtain(
+    bots: Sequence[BotSpec],
+    keys: Sequence[PoolKey],
+    log_dir: Path | None,
+    limits: BotLimits,
+    policy: SandboxPolicy,
+    pool: BotPool | None,
+    tag: str,
+    seats: Sequence[int] | None = None,
+    fresh: bool = False,
+) -> list[BotProcess | BotFault]:
+    """A process per bot (``seats``: their seat numbers, default 0, 1, ...): an idle
+    one from ``pool`` where allowed (unless ``fresh``), else a newly spawned one.
+    Every process is marked as having played ``tag``."""
+    numbers = list(seats) if seats is not None else list(range(len(bots)))
+
+    def log(seat: int) -> Path | None:
+        return log_dir / f"seat{seat}.stderr.log" if log_dir else None
+
+    async def one(spec: BotSpec, key: PoolKey, seat: int) -> BotProcess | BotFault:
+        proc = pool.take(key, tag) if pool is not None and not fresh else None
+        if proc is not None:
+            proc.next_match(log(seat))
+        else:
+            try:
+                proc = await BotProcess.spawn(
+                    spec, stderr_path=log(seat), limits=limits, sandbox=policy
+                )
+            except BotFault as fault:
+                return fault
+            if pool is not None:
+                pool.spawned += 1
+        proc.matches += 1
+        proc.blocks.add(tag)
+        return proc
+
+    return list(await asyncio.gather(*(map(one, bots, keys, numbers))))
+
+
+def _covered(paths: Sequence[Path | None], hidden: Sequence[str]) -> bool:
+    """True if every path lies inside one of the ``hidden`` paths."""
+    roots = [Path(h) for h in hidden]
+    return all(
+        p is None or any(Path(p).resolve().is_relative_to(root) for root in roots) for p in paths
+    )
+
+
+async def _close_all(seats: list[_Seat], pool: BotPool | None, keys: Sequence[PoolKey]) -> None:
+    """End every seat's process, or hand it back to ``pool`` (a finished match, verdict
+    ``ok``, and the bot reusable)."""
+
+    async def one(seat: _Seat, key: PoolKey) -> None:
         if seat.bot is not None:
-            await seat.bot.close(graceful=seat.outcome.verdict == "ok")
             seat.outcome.unsolicited_lines = seat.bot.stats.unsolicited_lines
             seat.outcome.stderr_dropped = seat.bot.stats.stderr_dropped
+            if pool is not None and seat.outcome.verdict == "ok" and seat.bot.reusable():
+                await pool.give_back(key, seat.bot)
+            else:
+                await seat.bot.close(graceful=seat.outcome.verdict == "ok")
+                seat.outcome.stderr_dropped = seat.bot.stats.stderr_dropped
 
-    await asyncio.gather(*(one(s) for s in seats), return_exceptions=True)
+    await asyncio.gather(
+        *(one(s, k) for s, k in zip(seats, keys, strict=True)), return_exceptions=True
+    )
 
 
 __all__ = [

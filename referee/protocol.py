@@ -78,10 +78,12 @@ class End(msgspec.Struct, tag_field="type", tag="end"):
 
 
 class Ready(msgspec.Struct, tag_field="type", tag="ready"):
-    """A bot's answer to ``start``."""
+    """A bot's answer to ``start``.  ``reuse``: the bot may receive another ``start``
+    after ``end`` instead of having its input closed (see docs/protocol.md, "Reuse")."""
 
     name: str | None = None
     version: str | None = None
+    reuse: bool = False
 
 
 class ActionReply(msgspec.Struct, tag_field="type", tag="action"):

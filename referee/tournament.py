@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
+import multiprocessing.util
 import os
 import shlex
 import shutil
@@ -39,6 +40,7 @@ from referee.bot import BotCommandError, BotLimits, BotSpec, resolve_command
 from referee.config import TournamentConfig
 from referee.games import get_game
 from referee.match import Adjudication, Clock, MatchOutcome, run_match
+from referee.pool import BotPool
 from referee.resultsdb import MatchRow
 from referee.rundir import open_results, private_run, record_mac, refuse_damage, run_lock
 from referee.sandbox import SandboxPolicy, resolve_mode
@@ -80,6 +82,7 @@ class MatchJob(msgspec.Struct, kw_only=True):
     sandbox: Literal["bwrap", "none"] = "none"
     network: bool = False
     hidden: list[str] = []
+    reuse: bool = False
 
 
 def wrap(wrapper: str) -> list[str]:
@@ -162,8 +165,11 @@ def sandbox_in_force(manifest: Manifest) -> Literal["bwrap", "none"]:
     return resolve_mode(fixed, warn=False)
 
 
-def jobs_for(manifest: Manifest, out: Path, skip: set[str]) -> list[MatchJob]:
-    """The jobs of the scheduled matches not in ``skip``, in schedule order."""
+def jobs_for(
+    manifest: Manifest, out: Path, skip: set[str], reuse: bool | None = None
+) -> list[MatchJob]:
+    """The jobs of the scheduled matches not in ``skip``, in schedule order.
+    ``reuse`` overrides the config's ``reuse`` (bot processes kept between matches)."""
     cfg = manifest.config
     sandbox = sandbox_in_force(manifest)
     return [
@@ -189,6 +195,7 @@ def jobs_for(manifest: Manifest, out: Path, skip: set[str]) -> list[MatchJob]:
             sandbox=sandbox,
             network=cfg.network,
             hidden=[str(out.resolve())],
+            reuse=cfg.reuse if reuse is None else reuse,
         )
         for m in manifest.schedule
         if m.id not in skip
@@ -216,8 +223,10 @@ def row_from(job: MatchJob, outcome: MatchOutcome) -> MatchRow:
     )
 
 
-async def play_job(job: MatchJob) -> MatchRow:
-    """Play one scheduled match and return its row."""
+async def play_job(job: MatchJob, pool: BotPool | None = None) -> MatchRow:
+    """Play one scheduled match and return its row; with ``pool`` (and ``job.reuse``)
+    its bots may be reused processes, tagged with the match's block so that no process
+    plays two rotations of one duplicate block."""
     game = get_game(job.game)
     startup_ms, move_ms, bank_ms = job.clock
     outcome = await run_match(
@@ -233,13 +242,47 @@ async def play_job(job: MatchJob) -> MatchRow:
         max_plies=job.max_plies,
         adjudication=job.adjudication,
         sandbox=SandboxPolicy(job.sandbox, job.network, tuple(job.hidden)),
+        pool=pool if job.reuse else None,
+        reuse_tag=f"block-{job.match.block}",
     )
     return row_from(job, outcome)
 
 
+_runner: asyncio.Runner | None = None
+_pool: BotPool | None = None
+
+
+def _process_pool() -> tuple[asyncio.Runner, BotPool]:
+    """This process's event loop and bot pool, kept from one match to the next (a
+    bot process belongs to the loop that spawned it).  Created on first use; in a
+    pool worker they are closed when the worker exits."""
+    global _runner, _pool
+    if _runner is None or _pool is None:
+        _runner, _pool = asyncio.Runner(), BotPool()
+        if multiprocessing.parent_process() is not None:
+            multiprocessing.util.Finalize(None, close_process_pool, exitpriority=10)
+    return _runner, _pool
+
+
+def close_process_pool() -> None:
+    """Close this process's idle bots and its event loop (no-op if none)."""
+    global _runner, _pool
+    runner, pool, _runner, _pool = _runner, _pool, None, None
+    if runner is not None:
+        try:
+            if pool is not None:
+                runner.run(pool.close())
+        finally:
+            runner.close()
+
+
 def play_job_sync(job: MatchJob) -> MatchRow:
-    """:func:`play_job` in a fresh event loop (the worker-process entry point)."""
-    return asyncio.run(play_job(job))
+    """:func:`play_job` in this process (the worker-process entry point): in a fresh
+    event loop, or, with ``job.reuse``, in the process's lasting loop and bot pool."""
+    if not job.reuse:
+        return asyncio.run(play_job(job))
+    runner, pool = _process_pool()
+    return runner.run(play_job(job, pool))
 
 
 class RemoteResult(msgspec.Struct):
@@ -260,7 +303,7 @@ def play_job_remote(job: MatchJob) -> RemoteResult:
     with tempfile.TemporaryDirectory(prefix="referee-remote-") as tmp:
         logs = Path(tmp) / "logs"
         local = msgspec.structs.replace(
-            job, record=str(Path(tmp) / Path(job.record).name), logs=str(logs)
+            job, record=str(Path(tmp) / Path(job.record).name), logs=str(logs), reuse=False
         )
         row = asyncio.run(play_job(local))
         sent = {p.name: p.read_bytes() for p in sorted(logs.glob("*")) if p.is_file()}
@@ -292,6 +335,7 @@ def run_tournament(
     on_row: Callable[[MatchRow], None] | None = None,
     executor: concurrent.futures.Executor | None = None,
     remote: bool = False,
+    reuse: bool | None = None,
 ) -> list[MatchRow]:
     """Play every missing match of the run in ``out``; return all rows.
 
@@ -299,7 +343,9 @@ def run_tournament(
     taken.  ``executor`` overrides the default pool (a process pool of
     ``concurrency`` workers, or the calling process when ``concurrency`` is 1);
     with ``remote`` the executor's workers need not see the run directory
-    (records come back with the results, see :func:`play_job_remote`).
+    (records come back with the results, see :func:`play_job_remote`).  ``reuse``
+    overrides the config's ``reuse`` for this invocation (remote matches never reuse
+    bots).
     On KeyboardInterrupt, queued matches are cancelled, running ones are ended
     (their bots killed by their workers) and the interrupt propagates.
 
@@ -315,7 +361,7 @@ def run_tournament(
         db = open_results(out, create=True)
         try:
             refuse_damage(out, db.rows())
-            jobs = jobs_for(manifest, out, db.done_ids())
+            jobs = jobs_for(manifest, out, db.done_ids(), reuse)
             for row in _results(jobs, concurrency, executor, remote):
                 record = out / "records" / (row.record or f"{row.id}.jsonl")
                 row.record_mac = record_mac(manifest.secret, record.read_bytes())
@@ -393,8 +439,11 @@ def _results(
                 pending.cancel()
         return
     if executor is None and concurrency <= 1:
-        for job in jobs:
-            yield play_job_sync(job)
+        try:
+            for job in jobs:
+                yield play_job_sync(job)
+        finally:
+            close_process_pool()
         return
     own = executor is None
     pool = executor or concurrent.futures.ProcessPoolExecutor(

@@ -1,0 +1,102 @@
+"""Idle bot processes kept between matches, so a tournament does not pay a bot's
+start-up for every match (process reuse; docs/protocol.md, "Reuse").
+
+A :class:`BotPool` belongs to one event loop in one process (a tournament worker, or
+the referee itself at concurrency 1).  After a match, :func:`referee.match.run_match`
+hands back every bot that may be reused (:meth:`BotProcess.reusable`: it announced
+``"reuse": true`` in ``ready``, finished the match with verdict ``ok`` and is still
+running); the next match of the same entrant takes one instead of spawning.
+
+Rules the pool enforces:
+
+* a process serves one entrant only: the key is the entrant's name, command,
+  wrapper, limits and sandbox policy;
+* a process never plays two matches of the same duplicate block: every rotation of
+  a block is played on the same seed, so a process that remembered one rotation
+  would know the next one's dice and draws.  Each match carries a *tag* (its block)
+  and a process that has played a tag is never handed out for it again;
+* a process that faulted, timed out, crashed or said nothing of reuse is closed as
+  before, never pooled;
+* at most ``max_idle`` processes wait; the least recently used is closed first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Hashable
+
+from referee.bot import BotLimits, BotProcess, BotSpec
+from referee.sandbox import SandboxPolicy
+
+PoolKey = tuple[Hashable, ...]
+
+
+def pool_key(spec: BotSpec, limits: BotLimits, policy: SandboxPolicy) -> PoolKey:
+    """The identity of an entrant's processes: two specs share idle processes only if
+    everything that shapes the process is equal."""
+    return (
+        spec.name,
+        tuple(spec.argv),
+        tuple(spec.wrapper),
+        tuple(sorted(vars(limits).items())),
+        policy.mode,
+        policy.network,
+        tuple(sorted(policy.hidden)),
+    )
+
+
+class BotPool:
+    """Idle, reusable bot processes of one event loop (see the module docstring).
+
+    ``max_idle``: how many processes may wait at once (memory: a Python bot is
+    typically 20-30 MB).  Counters ``spawned``/``reused`` are for reports and
+    benchmarks.
+    """
+
+    def __init__(self, max_idle: int = 48) -> None:
+        if max_idle < 0:
+            raise ValueError(f"max_idle must be >= 0, not {max_idle}")
+        self.max_idle = max_idle
+        self._idle: OrderedDict[int, tuple[PoolKey, BotProcess]] = OrderedDict()
+        self.spawned = 0
+        self.reused = 0
+
+    def __len__(self) -> int:
+        return len(self._idle)
+
+    def take(self, key: PoolKey, tag: str) -> BotProcess | None:
+        """An idle process of ``key`` that has never played ``tag``, removed from the
+        pool (most recently used first), or ``None``.  Dead processes found on the
+        way are left for :meth:`prune`."""
+        for pid in reversed(self._idle):
+            proc_key, proc = self._idle[pid]
+            if proc_key == key and tag not in proc.blocks and proc.reusable():
+                del self._idle[pid]
+                self.reused += 1
+                return proc
+        return None
+
+    async def give_back(self, key: PoolKey, proc: BotProcess) -> None:
+        """Keep ``proc`` for a later match of ``key`` if it is reusable and there is
+        room (else close it, or close the least recently used idle process)."""
+        if self.max_idle == 0 or not proc.reusable():
+            await proc.close()
+            return
+        self._idle[proc.pid] = (key, proc)
+        await self.prune()
+
+    async def prune(self) -> None:
+        """Close idle processes that died, then the oldest ones over ``max_idle``."""
+        doomed = [pid for pid, (_, proc) in self._idle.items() if not proc.reusable()]
+        while len(self._idle) - len(doomed) > self.max_idle:
+            oldest = next(pid for pid in self._idle if pid not in doomed)
+            doomed.append(oldest)
+        procs = [self._idle.pop(pid)[1] for pid in doomed]
+        await asyncio.gather(*(p.close() for p in procs), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Close every idle process (stdin closed, then TERM, KILL; workdirs removed)."""
+        procs = [proc for _, proc in self._idle.values()]
+        self._idle.clear()
+        await asyncio.gather(*(p.close() for p in procs), return_exceptions=True)
