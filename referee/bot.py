@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -526,21 +526,3 @@ class BotProcess:
         # The group outlives its leader if children remain, so signal it regardless.
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, sig)
-
-
-async def spawn_all(
-    specs: Sequence[BotSpec],
-    stderr_dir: Path | None,
-    limits: BotLimits,
-    sandbox: SandboxPolicy | None = None,
-) -> list[BotProcess | BotFault]:
-    """Spawn every bot concurrently; failures come back as :class:`BotFault` values."""
-
-    async def one(seat: int, spec: BotSpec) -> BotProcess | BotFault:
-        path = stderr_dir / f"seat{seat}.stderr.log" if stderr_dir else None
-        try:
-            return await BotProcess.spawn(spec, stderr_path=path, limits=limits, sandbox=sandbox)
-        except BotFault as fault:
-            return fault
-
-    return list(await asyncio.gather(*(one(i, s) for i, s in enumerate(specs))))

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""A bot for the reuse tests: ``reuse_bot.py MODE``.
+
+Plays the first legal action and announces ``"reuse": true`` (except in mode
+``no_reuse``).  At every ``start`` it writes ``pid <pid> match <id> n <k>`` to its
+stderr (``k``: matches this process has started), so a test can tell which process
+played which match.  Modes: ``ok``; ``no_reuse``; ``illegal`` (an out-of-range index
+at its first decision of every match); ``exit_after_end`` (exits after its first
+``end`` although it announced reuse, as a process that dies while idle).
+"""
+
+import json
+import os
+import sys
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else "ok"
+
+
+def send(obj: object) -> None:
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def main() -> None:
+    started = 0
+    for line in sys.stdin:
+        msg = json.loads(line)
+        kind = msg.get("type")
+        if kind == "start":
+            started += 1
+            sys.stderr.write(f"pid {os.getpid()} match {msg['match']} n {started}\n")
+            sys.stderr.flush()
+            ready: dict[str, object] = {"type": "ready", "name": f"reuse-{MODE}"}
+            if MODE != "no_reuse":
+                ready["reuse"] = True
+            send(ready)
+        elif kind == "act":
+            index = len(msg["legal"]) + 5 if MODE == "illegal" else 0
+            send({"type": "action", "id": msg["id"], "index": index})
+        elif kind == "end" and MODE == "exit_after_end":
+            return
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,224 @@
+"""Bot processes reused across matches (referee.pool; docs/protocol.md, "Reuse").
+
+Each test plays toy-game matches through :func:`referee.match.run_match` with one
+:class:`referee.pool.BotPool` and reads, from every match's stderr logs, which
+process (pid) played it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from referee.bot import BotLimits, BotSpec
+from referee.config import BotEntry, TournamentConfig
+from referee.match import Clock, MatchOutcome, run_match
+from referee.pool import BotPool
+from referee.replay import replay
+from referee.resultsdb import MatchRow
+from referee.sandbox import SandboxPolicy
+from referee.tournament import create_run, run_tournament
+from tests.core.toygame import GAME
+
+ROOT = Path(__file__).resolve().parents[2]
+REUSE_BOT = Path(__file__).with_name("reuse_bot.py")
+CLOCK = Clock(startup_ms=5000, move_ms=3000)
+
+
+def bot(name: str, mode: str = "ok") -> BotSpec:
+    return BotSpec(name, [sys.executable, str(REUSE_BOT), mode])
+
+
+async def series(
+    tmp: Path,
+    lineups: list[list[BotSpec]],
+    tags: list[str],
+    pool: BotPool,
+    limits: BotLimits | None = None,
+) -> list[MatchOutcome]:
+    """Play one match per lineup (match ``m<k>``, tag ``tags[k]``) with ``pool``, the
+    run directory ``tmp`` hidden; close the pool at the end."""
+    outcomes = []
+    try:
+        for k, (lineup, tag) in enumerate(zip(lineups, tags, strict=True)):
+            outcomes.append(
+                await run_match(
+                    GAME,
+                    lineup,
+                    seed=k,
+                    clock=CLOCK,
+                    match_id=f"m{k}",
+                    record_path=tmp / "records" / f"m{k}.jsonl",
+                    log_dir=tmp / "logs" / f"m{k}",
+                    fsync=False,
+                    limits=limits,
+                    sandbox=SandboxPolicy("none", False, (str(tmp.resolve()),)),
+                    pool=pool,
+                    reuse_tag=tag,
+                )
+            )
+    finally:
+        await pool.close()
+    return outcomes
+
+
+def pids(tmp: Path, match: int) -> list[int]:
+    """The pid that played each seat of match ``m<match>``, from its stderr logs; every
+    log must hold exactly that match's start line."""
+    found = []
+    for seat in range(len(list((tmp / "logs" / f"m{match}").glob("seat*.stderr.log")))):
+        text = (tmp / "logs" / f"m{match}" / f"seat{seat}.stderr.log").read_text()
+        lines = re.findall(r"pid (\d+) match (\S+) n \d+", text)
+        assert [m for _, m in lines] == [f"m{match}"], text
+        found.append(int(lines[0][0]))
+    return found
+
+
+def test_processes_are_reused_across_blocks_and_logs_follow_the_match(tmp_path: Path) -> None:
+    pool = BotPool()
+    lineup = [bot("a"), bot("b")]
+    out = asyncio.run(series(tmp_path, [lineup] * 3, ["b0", "b1", "b2"], pool))
+    assert all(o.verdicts == ["ok", "ok"] for o in out)
+    assert pids(tmp_path, 0) == pids(tmp_path, 1) == pids(tmp_path, 2)
+    assert (pool.spawned, pool.reused) == (2, 4)
+    for k in range(3):  # every record still replays with its chance checked
+        assert replay(tmp_path / "records" / f"m{k}.jsonl", lookup=lambda _: GAME).chance_checked
+
+
+def test_no_process_plays_two_rotations_of_one_block(tmp_path: Path) -> None:
+    pool = BotPool()
+    a, b = bot("a"), bot("b")
+    tags = ["block-7", "block-7", "block-8", "block-7"]
+    asyncio.run(series(tmp_path, [[a, b], [b, a], [a, b], [b, a]], tags, pool))
+    first, second, third, fourth = (set(pids(tmp_path, k)) for k in range(4))
+    assert not first & second  # rotation 1 of block 7: all fresh processes
+    assert third & (first | second)  # block 8 reuses
+    assert not fourth & (first | second)  # block 7 again: only strangers to block 7
+
+
+def test_entrants_never_share_a_process(tmp_path: Path) -> None:
+    pool = BotPool()
+    lineups = [[bot("a"), bot("b")], [bot("b"), bot("c")]]
+    asyncio.run(series(tmp_path, lineups, ["x", "y"], pool))
+    (a0, b0), (b1, c1) = pids(tmp_path, 0), pids(tmp_path, 1)
+    assert b1 == b0  # same name, same command: reused
+    assert c1 not in (a0, b0)  # same command, other entrant: a fresh process
+
+
+def test_bots_that_do_not_announce_reuse_get_a_fresh_process(tmp_path: Path) -> None:
+    pool = BotPool()
+    lineup = [bot("a", "no_reuse"), bot("b")]
+    asyncio.run(series(tmp_path, [lineup] * 2, ["x", "y"], pool))
+    assert pids(tmp_path, 0)[0] != pids(tmp_path, 1)[0]
+    assert pids(tmp_path, 0)[1] == pids(tmp_path, 1)[1]
+
+
+def test_a_faulted_bot_is_never_reused(tmp_path: Path) -> None:
+    pool = BotPool()
+    lineup = [bot("a", "illegal"), bot("b")]
+    out = asyncio.run(series(tmp_path, [lineup] * 2, ["x", "y"], pool))
+    assert [o.verdicts for o in out] == [["illegal", "ok"]] * 2
+    assert pids(tmp_path, 0)[0] != pids(tmp_path, 1)[0]
+
+
+def test_a_bot_that_died_while_idle_is_replaced_without_a_verdict(tmp_path: Path) -> None:
+    pool = BotPool()
+    lineup = [bot("a", "exit_after_end"), bot("b")]
+    out = asyncio.run(series(tmp_path, [lineup] * 2, ["x", "y"], pool))
+    assert [o.verdicts for o in out] == [["ok", "ok"]] * 2
+    assert pids(tmp_path, 0)[0] != pids(tmp_path, 1)[0]
+
+
+def test_a_cpu_time_limit_turns_reuse_off(tmp_path: Path) -> None:
+    pool = BotPool()
+    lineup = [bot("a"), bot("b")]
+    asyncio.run(series(tmp_path, [lineup] * 2, ["x", "y"], pool, BotLimits(cpu_s=30)))
+    assert not set(pids(tmp_path, 0)) & set(pids(tmp_path, 1))
+    assert pool.reused == 0
+
+
+def test_no_reuse_where_the_run_paths_are_not_hidden(tmp_path: Path) -> None:
+    """A reused process keeps the sandbox of its first match, so the pool is skipped
+    when a match's record or logs lie outside the paths the policy hides."""
+    pool = BotPool()
+
+    async def two() -> None:
+        try:
+            for k in range(2):
+                await run_match(
+                    GAME,
+                    [bot("a"), bot("b")],
+                    seed=k,
+                    clock=CLOCK,
+                    record_path=tmp_path / f"m{k}.jsonl",
+                    log_dir=tmp_path / "logs" / f"m{k}",
+                    fsync=False,
+                    pool=pool,
+                    match_id=f"m{k}",
+                    reuse_tag=str(k),
+                )
+        finally:
+            await pool.close()
+
+    asyncio.run(two())
+    assert (pool.spawned, pool.reused) == (0, 0)
+    assert not set(pids(tmp_path, 0)) & set(pids(tmp_path, 1))
+
+
+def manila_run(tmp: Path, name: str) -> Path:
+    config = TournamentConfig(
+        name=name,
+        game="manila",
+        seats=3,
+        rounds=2,
+        move_ms=5000,
+        sandbox="none",
+        bots=[
+            BotEntry(f"random{i}", f"{sys.executable} bots/random_bot.py --seed {i}")
+            for i in range(3)
+        ],
+    )
+    out = tmp / name
+    create_run(config, ROOT, out)
+    return out
+
+
+def test_reuse_leaves_tournament_results_unchanged(tmp_path: Path) -> None:
+    """Seeded random bots on the same schedule and secret: identical rows with reuse
+    on (in-process and in two workers) and off."""
+    first = manila_run(tmp_path, "with")
+    others = []
+    for name in ("workers", "without"):
+        copy = tmp_path / name
+        shutil.copytree(first, copy)
+        others.append(copy)
+    with_reuse = run_tournament(first, concurrency=1)
+    in_workers = run_tournament(others[0], concurrency=2)
+    without = run_tournament(others[1], concurrency=1, reuse=False)
+
+    def key(rows: list[MatchRow]) -> list[tuple[str, list[float], list[int], list[str]]]:
+        return sorted((r.id, r.scores, r.ranks, list(r.verdicts)) for r in rows)
+
+    assert len(with_reuse) == 6
+    assert key(with_reuse) == key(in_workers) == key(without)
+    assert all(r.verdicts == ["ok"] * 3 for r in with_reuse)
+
+
+def test_old_manifests_default_to_reuse() -> None:
+    raw = {"name": "x", "game": "manila", "bots": [{"name": "a", "command": "a"}]}
+    assert msgspec.convert(raw, TournamentConfig).reuse is True
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_ready_reuse_field_decodes(flag: bool) -> None:
+    from referee.protocol import Ready, decode_bot_line
+
+    line = msgspec.json.encode({"type": "ready", "name": "x", "reuse": flag}) + b"\n"
+    reply = decode_bot_line(line)
+    assert isinstance(reply, Ready) and reply.reuse is flag
