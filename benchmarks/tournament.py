@@ -1,57 +1,178 @@
-"""Tournament throughput (matches/s) at concurrency 1 and 2 with random bots.
+"""Tournament throughput: a Manila round robin of the bundled bots, matches/s and CPU
+per match, with bot reuse on and off, at concurrency 1 and 2, against a baseline
+revision of the referee measured in the same run.
 
-Run: ``python -m benchmarks.tournament [--game manila] [--rounds 4]``.
+The tournament is ``tournaments/manila.toml``'s field (random, heuristic, cautious;
+3 seats, move_ms 1000, bank_ms 10000) over ``--rounds`` rounds of 3 rotations: 20
+rounds make the issue's 60 matches.  Every configuration runs in a fresh
+subprocess; its CPU is that subprocess's and everything it reaped (referee, pool
+workers, bots), so the bots run without a sandbox here (a sandboxed bot's CPU is
+not reported back through bubblewrap); one more line gives the wall figure under
+the sandbox.
+
+The baseline (default ``04b8b0d``, the main branch when the speed work began) is
+extracted with ``git archive`` (its ``referee``, ``bots`` and ``tournaments``) into a
+temporary folder and run with the same code path; without git or that revision its
+lines are skipped with a note.
+
+Run: ``python -m benchmarks.tournament [--rounds 20] [--baseline REV]``.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import resource
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 from tabulate import tabulate
 
+ROOT = Path(__file__).resolve().parents[1]
+
+FIELD = [
+    ("random", "python3 ../bots/random_bot.py"),
+    ("heuristic", "python3 ../bots/manila_bot.py"),
+    ("cautious", "python3 ../bots/manila_bot.py --cautious"),
+]
+
+PLAY = r"""
+import json, sys, tempfile, time
+from pathlib import Path
+import referee
 from referee.config import BotEntry, TournamentConfig
 from referee.tournament import create_run, run_tournament
 
-ROOT = Path(__file__).resolve().parents[1]
+args = json.loads(sys.argv[1])
+known = set(TournamentConfig.__struct_fields__)
+extra = {k: v for k, v in args["extra"].items() if k in known}
+config = TournamentConfig(
+    name="bench", game="manila", seats=3, rounds=args["rounds"], move_ms=1000,
+    bank_ms=10000, bots=[BotEntry(n, c) for n, c in args["field"]], **extra,
+)
+with tempfile.TemporaryDirectory() as tmp:
+    out = Path(tmp) / "run"
+    create_run(config, Path.cwd() / "tournaments", out)
+    start = time.perf_counter()
+    rows = run_tournament(out, concurrency=args["concurrency"])
+    wall = time.perf_counter() - start
+bad = sum(1 for r in rows for v in r.verdicts if v != "ok")
+print(json.dumps({"matches": len(rows), "wall": wall, "faults": bad,
+                  "package": str(Path(referee.__file__).parent)}))
+"""
 
 
-def throughput(game: str, seats: int, rounds: int, concurrency: int) -> tuple[int, float]:
-    """(matches, matches/s) of a fresh round robin of random bots."""
-    bot = f"{sys.executable} {ROOT / 'bots' / 'random_bot.py'}"
-    config = TournamentConfig(
-        name="bench",
-        game=game,
-        seats=seats,
-        rounds=rounds,
-        move_ms=10_000,
-        bots=[BotEntry(f"random{i}", bot) for i in range(seats)],
+def play(tree: Path, rounds: int, concurrency: int, extra: dict[str, Any]) -> dict[str, Any]:
+    """Run one tournament with the referee in ``tree``; returns matches, wall seconds,
+    faults, the package path used and ``cpu`` (seconds of the subprocess tree)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    args = {"rounds": rounds, "concurrency": concurrency, "extra": extra, "field": FIELD}
+    done = subprocess.run(
+        [sys.executable, "-c", PLAY, json.dumps(args)],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "run"
-        create_run(config, ROOT, out)
-        start = time.perf_counter()
-        rows = run_tournament(out, concurrency=concurrency)
-        return len(rows), len(rows) / (time.perf_counter() - start)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise click.ClickException(f"tournament in {tree} failed:\n{done.stderr[-2000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result["cpu"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if Path(result["package"]).resolve() != (tree / "referee").resolve():
+        raise click.ClickException(f"expected the referee of {tree}, got {result['package']}")
+    return result
+
+
+def extract(rev: str, into: Path) -> bool:
+    """``git archive`` of ``rev``'s referee, bots and tournaments into ``into``."""
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", rev, "referee", "bots", "tournaments"],
+            capture_output=True,
+            check=True,
+        )
+        subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return False
+    return True
 
 
 @click.command()
-@click.option("--game", default="manila", show_default=True)
-@click.option("--seats", default=3, show_default=True)
-@click.option("--rounds", default=6, show_default=True)
-def main(game: str, seats: int, rounds: int) -> None:
-    """Print matches/s at concurrency 1 and 2 and the scaling ratio."""
-    n1, r1 = throughput(game, seats, rounds, 1)
-    n2, r2 = throughput(game, seats, rounds, 2)
-    rows = [
-        {"concurrency": 1, "matches": n1, "matches/s": r1},
-        {"concurrency": 2, "matches": n2, "matches/s": r2},
-    ]
-    print(tabulate(rows, headers="keys", floatfmt=".2f"))
-    print(f"scaling ratio (2 vs 1): {r2 / r1:.2f}")
+@click.option("--rounds", default=20, show_default=True, help="Rounds of 3 matches.")
+@click.option("--baseline", default="04b8b0d", show_default=True, help="Revision to compare.")
+@click.option("--no-sandbox-line", is_flag=True, help="Skip the line under the sandbox.")
+def main(rounds: int, baseline: str, no_sandbox_line: bool) -> None:
+    """Print matches/s and CPU per match for each configuration, and the ratios."""
+    rows: list[list[Any]] = []
+    figures: dict[str, dict[str, Any]] = {}
+
+    def add(label: str, tree: Path, concurrency: int, extra: dict[str, Any]) -> None:
+        got = play(tree, rounds, concurrency, extra)
+        figures[label] = got
+        rate = got["matches"] / got["wall"]
+        cpu = got["cpu"] / got["matches"] * 1000
+        rows.append([label, concurrency, got["matches"], got["faults"], rate, cpu])
+
+    with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
+        base = Path(tmp)
+        have_base = extract(baseline, base)
+        if have_base:
+            add(f"baseline {baseline}", base, 1, {})
+        else:
+            print(f"(baseline {baseline} not available: git archive failed; skipped)")
+        for reuse in (False, True):
+            for concurrency in (1, 2):
+                label = f"now, reuse {'on' if reuse else 'off'}"
+                add(
+                    label + f", c{concurrency}",
+                    ROOT,
+                    concurrency,
+                    {"sandbox": "none", "reuse": reuse},
+                )
+        if not no_sandbox_line:
+            add(
+                "now, reuse on, sandbox bwrap (wall only)",
+                ROOT,
+                1,
+                {"sandbox": "auto", "reuse": True},
+            )
+            rows[-1][-1] = ""
+    print(
+        tabulate(
+            rows,
+            headers=[
+                "configuration",
+                "concurrency",
+                "matches",
+                "faults",
+                "matches/s",
+                "CPU ms/match",
+            ],
+            floatfmt=".2f",
+        )
+    )
+
+    def rate(label: str) -> float:
+        got = figures[label]
+        return float(got["matches"] / got["wall"])
+
+    on1, on2 = rate("now, reuse on, c1"), rate("now, reuse on, c2")
+    print(f"reuse on vs off at concurrency 1: {on1 / rate('now, reuse off, c1'):.2f}x")
+    if have_base:
+        print(
+            f"reuse on (c1) vs baseline {baseline} (c1): {on1 / rate(f'baseline {baseline}'):.2f}x"
+            " (target >= 3)"
+        )
+    print(f"concurrency 2 vs 1, reuse on: {on2 / on1:.2f}x (target >= 1.8 on an idle machine)")
+    print(f"(started {time.strftime('%H:%M:%S')}; load average {os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":
