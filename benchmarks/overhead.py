@@ -1,82 +1,325 @@
-"""Referee overhead: moves/s through the full protocol vs a raw pipe echo round trip.
+"""Referee cost per move, in CPU, against a raw pipe round trip to the same kind of child.
 
-Both use the same asyncio subprocess machinery and a Python child process:
+All figures are measured in this run with trivial C children (built here with the
+system ``cc``; the benchmark says so and stops where there is none), with Python lines
+for comparison:
 
-* protocol: a 2-seat match of the toy "secret race" game (long target), both
-  seats played by ``bots/random_bot.py`` – every move is an ``act`` with a view,
-  legal list and events, validated and recorded;
-* echo: one child that echoes each line; one line written, one line read.
+* **raw echo**: referee-process CPU per round trip of a protocol-sized line through a
+  C echo child (write, drain, read one line) with asyncio, nothing else;
+* **request path**: referee CPU per :meth:`referee.bot.BotProcess.act` to the C random
+  bot (a real Manila view and legal list, encoded and validated);
+* **real match**: referee CPU per decision over whole 4-seat Manila matches between C
+  random bots (spawn, handshake, engine, events, record, close), with a fresh process
+  per match and with processes reused across matches (:mod:`referee.pool`), and
+  beside it the engine's own CPU per decision (view, legal actions, observations,
+  apply) for the same games, so the difference is the harness;
+* **harness gap**: wall time from a bot's reply being flushed to the next request
+  reaching a bot (the bots stamp both with ``CLOCK_MONOTONIC``), the first request of
+  each match excluded, for C and Python bots, reused across matches.
 
-Run: ``python -m benchmarks.overhead [--moves N]``.
+Run: ``python -m benchmarks.overhead [--acts N] [--matches M]``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+import random
+import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import click
+import msgspec
 from tabulate import tabulate
 
-from referee.bot import BotSpec
+from referee.bot import BotProcess, BotSpec
+from referee.engine import CHANCE
+from referee.games import get_game
 from referee.match import Clock, run_match
-from tests.core.toygame import GAME
+from referee.pool import BotPool
+from referee.protocol import PROTOCOL_VERSION, Act, MoveClock, Start, StartClock, encode
+from referee.sandbox import SandboxPolicy, bwrap_problem
 
 ROOT = Path(__file__).resolve().parents[1]
-ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line)\n    sys.stdout.flush()\n"
+ECHO_C = r"""
+#include <stdio.h>
+int main(void) {
+    static char line[1 << 20];
+    while (fgets(line, sizeof line, stdin)) { fputs(line, stdout); fflush(stdout); }
+    return 0;
+}
+"""
 
 
-async def echo_rate(n: int) -> float:
-    """Round trips per second through a Python echo child."""
+# A first-legal-action bot that opts into reuse and stamps, in CLOCK_MONOTONIC ns, when
+# each act line was read ("a <id> <ns>") and each reply flushed ("r <ns>"); the stamps
+# go to the file named by argv[1] when its input ends.
+STAMP_C = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+static long long now(void) {
+    struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+int main(int argc, char **argv) {
+    char *line = NULL; size_t cap = 0;
+    size_t size = 1 << 24, used = 0; char *log = malloc(size);
+    while (getline(&line, &cap, stdin) != -1) {
+        long long t = now(); long id;
+        if (sscanf(line, "{\"type\":\"act\",\"id\":%ld", &id) == 1) {
+            if (used + 64 < size) used += sprintf(log + used, "a %ld %lld\n", id, t);
+            printf("{\"type\":\"action\",\"id\":%ld,\"index\":0}\n", id); fflush(stdout);
+            if (used + 64 < size) used += sprintf(log + used, "r %lld\n", now());
+        } else if (strncmp(line, "{\"type\":\"start\"", 15) == 0) {
+            printf("{\"type\":\"ready\",\"name\":\"stamp\",\"reuse\":true}\n"); fflush(stdout);
+        }
+    }
+    FILE *f = fopen(argc > 1 ? argv[1] : "/dev/null", "w");
+    if (f) { fwrite(log, 1, used, f); fclose(f); }
+    return 0;
+}
+"""
+
+STAMP_PY = """
+import sys, time
+out = []
+for line in sys.stdin:
+    t = time.monotonic_ns()
+    if line.startswith('{"type":"act","id":'):
+        i = int(line[19:line.index(",", 19)])
+        out.append(f"a {i} {t}")
+        sys.stdout.write('{"type":"action","id":%d,"index":0}\\n' % i); sys.stdout.flush()
+        out.append(f"r {time.monotonic_ns()}")
+    elif line.startswith('{"type":"start"'):
+        sys.stdout.write('{"type":"ready","name":"stamp","reuse":true}\\n'); sys.stdout.flush()
+open(sys.argv[1], "w").write("\\n".join(out) + "\\n")
+"""
+
+
+def build(directory: Path) -> tuple[Path, Path, Path] | None:
+    """Compile the echo child, the example C random bot and the stamping C bot;
+    ``None`` without ``cc``."""
+    cc = shutil.which("cc")
+    if cc is None:
+        return None
+    built = []
+    for name, source in (("echo", ECHO_C), ("stamp", STAMP_C)):
+        (directory / f"{name}.c").write_text(source)
+        subprocess.run(
+            [cc, "-O2", "-o", str(directory / name), str(directory / f"{name}.c")], check=True
+        )
+        built.append(directory / name)
+    bot = directory / "random_bot"
+    src = ROOT / "bots" / "examples" / "random_bot.c"
+    subprocess.run([cc, "-O2", "-o", str(bot), str(src)], check=True)
+    return built[0], bot, built[1]
+
+
+def sample_act() -> Act:
+    """A real Manila decision as the referee sends it (4 seats, after setup)."""
+    state = get_game("manila").new_game(4)
+    rng = random.Random(1)
+    while state.to_move() == CHANCE:
+        state.apply_chance(state.sample_chance(rng))
+    seat = state.to_move()
+    return Act(
+        id=1,
+        ply=0,
+        view=state.view(seat),
+        legal=state.legal_actions(),
+        events=[],
+        clock=MoveClock(1000, 0),
+    )
+
+
+async def echo_cpu(echo: Path, line: bytes, n: int) -> float:
+    """Referee CPU seconds per raw round trip of ``line``."""
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", ECHO, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+        str(echo), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 21
     )
     assert proc.stdin and proc.stdout
-    line = b'{"type":"action","id":1,"index":0}\n'
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(n):
         proc.stdin.write(line)
         await proc.stdin.drain()
         await proc.stdout.readline()
-    elapsed = time.perf_counter() - start
+    cpu = time.process_time() - start
     proc.stdin.close()
     await proc.wait()
-    return n / elapsed
+    return cpu / n
 
 
-async def protocol_rate(n: int) -> float:
-    """Moves per second of a full match between two random bots (record written)."""
-    bot = [sys.executable, str(ROOT / "bots" / "random_bot.py")]
+async def act_cpu(argv: list[str], act: Act, n: int) -> float:
+    """Referee CPU seconds per :meth:`BotProcess.act` round trip."""
+    bot = await BotProcess.spawn(BotSpec("bench", argv))
+    start_msg = Start(PROTOCOL_VERSION, "bench", "manila", {}, 0, 4, ["b"] * 4, StartClock(1, 1, 0))
+    await bot.handshake(start_msg, 10_000)
+    start = time.process_time()
+    for i in range(1, n + 1):
+        act.id = i
+        await bot.act(act, 10.0)
+    cpu = time.process_time() - start
+    await bot.close()
+    return cpu / n
+
+
+async def match_cpu(
+    argv: list[str], matches: int, mode: str = "none", reuse: bool = False
+) -> tuple[float, int]:
+    """Referee CPU seconds per decision over whole matches under sandbox ``mode``
+    (with ``reuse``, bots come from one :class:`BotPool`), and the decisions played.
+    Records are written (no fsync) to a hidden temporary folder."""
+    game = get_game("manila")
+    decisions = 0
+    pool = BotPool() if reuse else None
     with tempfile.TemporaryDirectory() as tmp:
-        start = time.perf_counter()
-        out = await run_match(
-            GAME,
-            [BotSpec("a", bot), BotSpec("b", bot)],
-            seed=1,
-            options=GAME.parse_options({"target": int(n * 1.5)}),
+        start = time.process_time()
+        for seed in range(matches):
+            out = await run_match(
+                game,
+                [BotSpec(f"c{k}", argv) for k in range(4)],
+                seed=seed,
+                clock=Clock(move_ms=5000),
+                sandbox=SandboxPolicy(mode, False, (tmp,)),  # type: ignore[arg-type]
+                record_path=Path(tmp) / f"{seed}.jsonl",
+                fsync=False,
+                pool=pool,
+                reuse_tag=str(seed),
+            )
+            decisions += sum(s.moves for s in out.seats)
+        if pool is not None:
+            await pool.close()
+        cpu = time.process_time() - start
+    return cpu / decisions, decisions
+
+
+async def gap_us(argv: list[str], matches: int, stamps: Path) -> tuple[float, float, int]:
+    """Harness gap (median and mean wall microseconds, and count): from a reply flushed
+    to the next act read by a bot, over Manila matches of stamping bots reused
+    across matches; ``argv`` gets the stamp file's path appended."""
+    game = get_game("manila")
+    pool = BotPool()
+    for seed in range(matches):
+        await run_match(
+            game,
+            [BotSpec(f"s{k}", [*argv, str(stamps / f"seat{k}")]) for k in range(4)],
+            seed=seed,
             clock=Clock(move_ms=5000),
-            record_path=Path(tmp) / "m.jsonl",
+            sandbox=SandboxPolicy("none", False, (str(stamps),)),
             fsync=False,
+            pool=pool,
+            reuse_tag=str(seed),
         )
-        elapsed = time.perf_counter() - start
-    return sum(s.moves for s in out.seats) / elapsed
+    await pool.close()
+    events: list[tuple[int, str, int]] = []
+    for path in stamps.glob("seat*"):
+        for line in path.read_text().split("\n"):
+            parts = line.split()
+            if parts and parts[0] == "a":
+                events.append((int(parts[2]), "a", int(parts[1])))
+            elif parts and parts[0] == "r":
+                events.append((int(parts[1]), "r", 0))
+    events.sort()
+    gaps = [
+        (t - prev_t) / 1000.0
+        for (prev_t, prev_kind, _), (t, kind, act_id) in itertools.pairwise(events)
+        if kind == "a" and prev_kind == "r" and act_id > 1
+    ]
+    return statistics.median(gaps), statistics.fmean(gaps), len(gaps)
+
+
+def engine_cpu(matches: int) -> float:
+    """Engine CPU seconds per decision doing what the referee asks of it (random play)."""
+    game = get_game("manila")
+    decisions = 0
+    start = time.process_time()
+    for seed in range(matches):
+        rng = random.Random(seed)
+        state = game.new_game(4)
+        while (seat := state.to_move()) >= CHANCE:
+            if seat == CHANCE:
+                outcome = state.sample_chance(rng)
+                for viewer in range(4):
+                    state.observe_chance(outcome, viewer)
+                state.apply_chance(outcome)
+                continue
+            view, legal = state.view(seat), state.legal_actions()
+            msgspec.json.encode(view)
+            action = legal[rng.randrange(len(legal))]
+            for viewer in range(4):
+                state.observe_action(seat, action, viewer)
+            state.apply_action(action)
+            decisions += 1
+    return (time.process_time() - start) / decisions
 
 
 @click.command()
-@click.option("--moves", default=5000, show_default=True, help="Moves (and echoes) to time.")
-def main(moves: int) -> None:
-    """Print moves/s through the protocol, echo round trips/s, and their ratio."""
-    echo = asyncio.run(echo_rate(moves))
-    proto = asyncio.run(protocol_rate(moves))
-    rows = [
-        {"path": "raw pipe echo (round trips/s)", "rate": echo},
-        {"path": "referee protocol (moves/s)", "rate": proto},
-        {"path": "protocol / echo", "rate": proto / echo},
+@click.option("--acts", type=click.IntRange(min=100), default=3000, show_default=True)
+@click.option("--matches", type=click.IntRange(min=1), default=10, show_default=True)
+def main(acts: int, matches: int) -> None:
+    """Print referee CPU per move against the raw echo, in microseconds."""
+    python = shutil.which("python3") or sys.executable
+    with tempfile.TemporaryDirectory() as tmp:
+        built = build(Path(tmp))
+        if built is None:
+            print("(no C compiler: cc not found; nothing measured)")
+            return
+        echo, c_bot, stamp = built
+        act = sample_act()
+        raw = asyncio.run(echo_cpu(echo, encode(act), acts))
+        path = asyncio.run(act_cpu([str(c_bot)], act, acts))
+        py_bot = [python, str(ROOT / "bots" / "random_bot.py")]
+        path_py = asyncio.run(act_cpu(py_bot, act, acts))
+        fresh, decisions = asyncio.run(match_cpu([str(c_bot)], matches))
+        reused, reused_decisions = asyncio.run(match_cpu([str(c_bot)], matches * 4, reuse=True))
+        reused_py, _ = asyncio.run(match_cpu(py_bot, matches * 4, reuse=True))
+        boxed = boxed_reused = None
+        if bwrap_problem() is None:
+            boxed, _ = asyncio.run(match_cpu([str(c_bot)], matches, "bwrap"))
+            boxed_reused, _ = asyncio.run(match_cpu([str(c_bot)], matches * 4, "bwrap", True))
+        (Path(tmp) / "c").mkdir()
+        (Path(tmp) / "py").mkdir()
+        gap_c = asyncio.run(gap_us([str(stamp)], matches, Path(tmp) / "c"))
+        gap_py = asyncio.run(gap_us([python, "-c", STAMP_PY], matches, Path(tmp) / "py"))
+    engine = engine_cpu(matches * 4)
+    us = 1e6
+    rows: list[list[object]] = [
+        ["raw echo round trip (C child)", raw * us, 1.0],
+        ["request path, BotProcess.act (C bot)", path * us, path / raw],
+        ["request path, BotProcess.act (Python bot)", path_py * us, path_py / raw],
+        [f"real match, fresh bots ({decisions} decisions, {matches} matches)", fresh * us, ""],
+        [f"real match, reused bots ({reused_decisions} decisions)", reused * us, ""],
+        ["real match, reused Python random bots", reused_py * us, ""],
+        ["  the engine alone (view, legal, observe, apply)", engine * us, ""],
+        ["  harness, fresh bots (match minus engine)", (fresh - engine) * us, ""],
+        ["  harness, reused bots (match minus engine)", (reused - engine) * us, ""],
     ]
-    print(tabulate(rows, headers="keys", floatfmt=".2f"))
+    if boxed is not None and boxed_reused is not None:
+        rows.append(["real match under the sandbox, fresh bots", boxed * us, ""])
+        rows.append(["real match under the sandbox, reused bots", boxed_reused * us, ""])
+        rows.append(["  harness, sandbox, reused bots", (boxed_reused - engine) * us, ""])
+    print(tabulate(rows, headers=["referee CPU", "us per move", "x raw echo"], floatfmt=".1f"))
+    print(
+        f"request path / raw echo: {path / raw:.2f}x (target <= 1.5); harness per decision, "
+        f"reused bots: {(reused - engine) * us:.0f} us (target <= 50)"
+    )
+    print(
+        tabulate(
+            [
+                ["C stamping bots", gap_c[0], gap_c[1], gap_c[2]],
+                ["Python stamping bots", gap_py[0], gap_py[1], gap_py[2]],
+            ],
+            headers=["harness gap (wall)", "median us", "mean us", "gaps"],
+            floatfmt=".1f",
+        )
+    )
 
 
 if __name__ == "__main__":

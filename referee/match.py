@@ -285,7 +285,7 @@ async def run_match(
                     MoveLine(
                         ply=ply,
                         seat=to_move,
-                        action=msgspec.to_builtins(action),
+                        action=action,
                         ms=round(ms, 3),
                         fallback=fallback,
                     )

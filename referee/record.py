@@ -4,11 +4,13 @@ Lines, each an object tagged by ``type``: :class:`Header` first, then
 :class:`ChanceLine`, :class:`MoveLine` and :class:`FaultLine` in ply order, and a
 :class:`ResultLine` last.
 
-Durability: :class:`RecordWriter` writes to ``<path>.part`` with one ``write`` call
-per complete line and renames the file to ``<path>`` only after the result line is
-flushed and fsynced.  A file without ``.part`` is therefore a finished match, and a
+Durability: :class:`RecordWriter` writes to ``<path>.part`` in whole lines (it
+gathers lines in memory and writes them once ``BUFFER_BYTES`` have gathered, and
+at the end) and renames the file to ``<path>`` only after the result line is
+written and fsynced.  A file without ``.part`` is therefore a finished match, and a
 reader (:func:`read_record`) rejects any line that lacks its newline, so a crash can
-never leave half a line that is taken as whole.  Records are created with mode 0600
+never leave half a line that is taken as whole; the ``.part`` file of a match
+interrupted by a crash holds its first lines, up to the last ``BUFFER_BYTES``.  Records are created with mode 0600
 (a record holds the whole deal and, at the end, the seed).
 """
 
@@ -25,6 +27,10 @@ from referee.protocol import Verdict
 from referee.rng import LEGACY, RngKind
 
 FORMAT: Final = "referee-record/1"
+
+BUFFER_BYTES: Final = 64 * 1024
+"""Record bytes gathered in memory before a ``write`` (one system call per move
+costs more than the rest of writing the record)."""
 
 
 class SeatInfo(msgspec.Struct):
@@ -119,20 +125,33 @@ class RecordWriter:
         self._fd: int | None = os.open(
             self.partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600
         )
+        self._pending = bytearray()
 
     def write(self, line: RecordLine) -> None:
-        """Append one line (a single ``write`` of the encoded line and its newline)."""
+        """Append one line (encoded with its newline; written out in whole lines once
+        ``BUFFER_BYTES`` have gathered).  Raises ValueError after :meth:`finish`."""
         if self._fd is None:
             raise ValueError("record already finished")
-        data = _encoder.encode(line) + b"\n"
-        view = memoryview(data)
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
+        _encoder.encode_into(line, self._pending, -1)
+        self._pending += b"\n"
+        if len(self._pending) >= BUFFER_BYTES:
+            self._flush()
+
+    def _flush(self) -> None:
+        assert self._fd is not None
+        view = memoryview(self._pending)
+        try:
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+        finally:
+            view.release()
+        self._pending.clear()
 
     def finish(self, result: ResultLine) -> Path:
         """Write the result line, fsync, and rename ``.part`` to the final path."""
         self.write(result)
+        self._flush()
         assert self._fd is not None
         if self._fsync:
             os.fsync(self._fd)
@@ -144,10 +163,14 @@ class RecordWriter:
         return self.path
 
     def close(self) -> None:
-        """Close without publishing (the ``.part`` file remains)."""
+        """Close without publishing (the ``.part`` file remains, with every line
+        written so far)."""
         if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+            try:
+                self._flush()
+            finally:
+                os.close(self._fd)
+                self._fd = None
 
     def __enter__(self) -> RecordWriter:
         return self

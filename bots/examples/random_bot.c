@@ -4,7 +4,9 @@
  * Reads one JSON object per line; of each it needs only the top-level "type" and
  * "id" and the length of "legal", which the scanner below finds without a JSON
  * library. Answers `start` with `ready`, each `act` with a random index into
- * `legal`, and exits after `end`. Every reply is flushed (fflush) at once. */
+ * `legal`, and exits when its input ends. Its `ready` offers reuse, so after `end`
+ * the referee may send the next match's `start` to the same process (nothing here
+ * carries over between matches). Every reply is flushed (fflush) at once. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,13 +67,11 @@ int main(int argc, char **argv) {
     while (getline(&line, &cap, stdin) != -1) {   /* lines of any length */
         Msg m = scan(line);
         if (strcmp(m.type, "start") == 0) {
-            printf("{\"type\":\"ready\",\"name\":\"random-c\",\"version\":\"1\"}\n");
+            printf("{\"type\":\"ready\",\"name\":\"random-c\",\"version\":\"1\",\"reuse\":true}\n");
         } else if (strcmp(m.type, "act") == 0 && m.legal > 0) {
             printf("{\"type\":\"action\",\"id\":%ld,\"index\":%d}\n", m.id, rand() % m.legal);
-        } else if (strcmp(m.type, "end") == 0) {
-            break;
         } else {
-            continue;                                /* unknown types are ignored */
+            continue;                 /* `end`, and unknown types: nothing to answer */
         }
         fflush(stdout);                              /* the referee waits for this line */
     }
