@@ -10,8 +10,9 @@ at the end) and renames the file to ``<path>`` only after the result line is
 written and fsynced.  A file without ``.part`` is therefore a finished match, and a
 reader (:func:`read_record`) rejects any line that lacks its newline, so a crash can
 never leave half a line that is taken as whole; the ``.part`` file of a match
-interrupted by a crash holds its first lines, up to the last ``BUFFER_BYTES``.  Records are created with mode 0600
-(a record holds the whole deal and, at the end, the seed).
+interrupted by a crash holds its first lines, up to the last ``BUFFER_BYTES``.
+Records are created with mode 0600 (a record holds the whole deal and, at the end,
+the seed).
 """
 
 from __future__ import annotations
