@@ -1,10 +1,14 @@
-"""Bot start-up cost: spawn to ``ready`` and close, with and without the sandbox.
+"""Bot start-up cost: spawn to ``ready`` and close, with and without the sandbox and
+with process reuse.
 
 For each sandbox mode, ``--bots`` times in a row: spawn a trivial bot (a POSIX shell
 loop, so the figure is the referee's and the sandbox's, not an interpreter's), send
 ``start``, wait for ``ready``, then close it (stdin closed, process group ended,
 reaped).  Prints per bot: wall ms from spawn to ``ready``, wall ms of the close, the
 referee's own CPU ms and the children's CPU ms (bwrap, the launcher and the bot).
+The *reused* lines start one process and then give it ``--bots`` matches' worth of
+``start``/``ready`` exchanges, as a reused bot costs the referee between matches
+(:meth:`BotProcess.next_match` and the handshake; nothing to close).
 
 Run: ``python -m benchmarks.startup [--bots N]``.
 """
@@ -23,7 +27,12 @@ from referee.bot import BotLimits, BotProcess, BotSpec
 from referee.protocol import PROTOCOL_VERSION, Start, StartClock
 from referee.sandbox import SandboxPolicy, bwrap_problem
 
-TRIVIAL = ["/bin/sh", "-c", 'read l; echo \'{"type":"ready"}\'; while read l; do :; done']
+TRIVIAL = [
+    "/bin/sh",
+    "-c",
+    'while read l; do case "$l" in *\'"start"\'*) echo \'{"type":"ready","reuse":true}\';; '
+    "esac; done",
+]
 START = Start(
     protocol=PROTOCOL_VERSION,
     match="bench",
@@ -65,6 +74,27 @@ async def measure(policy: SandboxPolicy, bots: int) -> dict[str, float]:
     }
 
 
+async def measure_reuse(policy: SandboxPolicy, bots: int) -> dict[str, float]:
+    """Mean per-match figures (ms) of one reused process over ``bots`` handshakes."""
+    bot = await BotProcess.spawn(BotSpec("bench", TRIVIAL), sandbox=policy)
+    await bot.handshake(START, 10_000)
+    ready = 0.0
+    cpu0, child0 = time.process_time(), _children_cpu()
+    for _ in range(bots):
+        t0 = time.perf_counter()
+        bot.next_match(None)
+        await bot.handshake(START, 10_000)
+        ready += time.perf_counter() - t0
+    cpu, child = time.process_time() - cpu0, _children_cpu() - child0
+    await bot.close()
+    return {
+        "spawn to ready ms": 1000 * ready / bots,
+        "close ms": 0.0,
+        "referee CPU ms": 1000 * cpu / bots,
+        "children CPU ms": 1000 * child / bots,
+    }
+
+
 @click.command()
 @click.option("--bots", type=click.IntRange(min=1), default=40, show_default=True)
 def main(bots: int) -> None:
@@ -79,7 +109,12 @@ def main(bots: int) -> None:
         rows.append({"sandbox": "bwrap - none", "spawn to ready ms": round(extra, 2)})
     else:
         print(f"(no bwrap line: {bwrap_problem()})")
+    for mode in modes:
+        figures = asyncio.run(measure_reuse(SandboxPolicy(mode), bots))  # type: ignore[arg-type]
+        rows.append({"sandbox": f"{mode}, reused", **{k: round(v, 2) for k, v in figures.items()}})
     print(tabulate(rows, headers="keys"))
+    fixed = rows[0]["referee CPU ms"]
+    print(f"fixed referee CPU per bot, no sandbox: {fixed:.2f} ms (target <= 5)")
 
 
 if __name__ == "__main__":
