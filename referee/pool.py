@@ -23,9 +23,13 @@ Rules the pool enforces:
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import multiprocessing.util
+import signal
 from collections import OrderedDict
 from collections.abc import Hashable
 
+from referee import reaper
 from referee.bot import BotLimits, BotProcess, BotSpec
 from referee.sandbox import SandboxPolicy
 
@@ -100,3 +104,43 @@ class BotPool:
         procs = [proc for _, proc in self._idle.values()]
         self._idle.clear()
         await asyncio.gather(*(p.close() for p in procs), return_exceptions=True)
+
+
+# -- one lasting loop and pool per process (tournament and regress workers) -------
+
+_runner: asyncio.Runner | None = None
+_pool: BotPool | None = None
+
+
+def process_pool() -> tuple[asyncio.Runner, BotPool]:
+    """This process's event loop and bot pool, kept from one match to the next (a bot
+    process belongs to the loop that spawned it).  Created on first use; in a
+    multiprocessing worker they are closed when the worker exits normally (a worker
+    that is killed takes its bots with it: they die with their parent)."""
+    global _runner, _pool
+    if _runner is None or _pool is None:
+        _runner, _pool = asyncio.Runner(), BotPool()
+        if multiprocessing.parent_process() is not None:
+            multiprocessing.util.Finalize(None, close_process_pool, exitpriority=10)
+    return _runner, _pool
+
+
+def close_process_pool() -> None:
+    """Close this process's idle bots and its lasting event loop (no-op if none)."""
+    global _runner, _pool
+    runner, pool, _runner, _pool = _runner, _pool, None, None
+    if runner is not None:
+        try:
+            if pool is not None:
+                runner.run(pool.close())
+        finally:
+            runner.close()
+
+
+def worker_init() -> None:
+    """Start of a pool worker process: die with the referee (even by SIGKILL; the
+    worker's bots die with it), and leave Ctrl-C to the referee, which ends the
+    workers itself (a KeyboardInterrupt between two jobs would otherwise break the
+    pool mid-shutdown)."""
+    reaper.die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

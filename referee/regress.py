@@ -37,7 +37,9 @@ from referee.bot import BotCommandError, BotSpec, resolve_command
 from referee.engine import GameError
 from referee.games import UnknownGame, get_game
 from referee.match import Clock, run_match
+from referee.pool import BotPool, close_process_pool, process_pool, worker_init
 from referee.preflight import check_script_paths
+from referee.sandbox import MODES, SandboxPolicy, resolve_mode
 from referee.schedule import block_seed, new_secret
 from referee.sprt import NormalGSPRT, PentanomialSPRT, SequentialTest, sprt_bounds
 
@@ -79,6 +81,9 @@ class BlockJob:
     is the tested seat; ``clock`` is ``(startup_ms, move_ms, bank_ms)``; ``records``
     is a directory for records and stderr logs, or ``None``; ``max_plies`` (0 = none)
     cuts long games, which are then ranked by their position (``scores``).
+    ``sandbox``/``network`` isolate the bots (see :mod:`referee.sandbox`; the records
+    directory is hidden from them); with ``reuse`` bots may be reused processes
+    (:mod:`referee.pool`), never across the two games of the block.
     """
 
     game: str
@@ -90,6 +95,9 @@ class BlockJob:
     clock: tuple[int, int, int]
     records: str | None = None
     max_plies: int = 0
+    sandbox: Literal["bwrap", "none"] = "none"
+    network: bool = False
+    reuse: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,12 +122,15 @@ class BlockResult:
     games: tuple[GameResult, GameResult]
 
 
-async def play_block(job: BlockJob) -> BlockResult:
-    """Play game A then game B of ``job`` (one after the other, for fair clocks).
+async def play_block(job: BlockJob, pool: BotPool | None = None) -> BlockResult:
+    """Play game A then game B of ``job`` (one after the other, for fair clocks), with
+    bots from ``pool`` where ``job.reuse`` allows.
 
     Raises what :func:`referee.match.run_match` raises (engine or OS errors).
     """
     game = get_game(job.game)
+    hidden = (str(Path(job.records).resolve()),) if job.records is not None else ()
+    policy = SandboxPolicy(job.sandbox, job.network, hidden)
     options = game.parse_options(job.options)
     startup_ms, move_ms, bank_ms = job.clock
     results = []
@@ -139,6 +150,9 @@ async def play_block(job: BlockJob) -> BlockResult:
             record_path=record,
             log_dir=log_dir,
             max_plies=job.max_plies,
+            sandbox=policy,
+            pool=pool if job.reuse else None,
+            reuse_tag=f"block-{job.block}",
         )
         results.append(
             GameResult(
@@ -154,8 +168,12 @@ async def play_block(job: BlockJob) -> BlockResult:
 
 
 def play_block_sync(job: BlockJob) -> BlockResult:
-    """:func:`play_block` in a fresh event loop (the worker-process entry point)."""
-    return asyncio.run(play_block(job))
+    """:func:`play_block` in this process (the worker-process entry point): in a fresh
+    event loop, or, with ``job.reuse``, in the process's lasting loop and bot pool."""
+    if not job.reuse:
+        return asyncio.run(play_block(job))
+    runner, pool = process_pool()
+    return runner.run(play_block(job, pool))
 
 
 def pairwise_score(ranks: Sequence[int], seat: int) -> float:
@@ -258,6 +276,9 @@ class RegressSettings:
     secret: str = ""
     confidence: float = 0.95
     max_plies: int = 0
+    sandbox: Literal["bwrap", "none"] = "none"
+    network: bool = False
+    reuse: bool = True
 
     @property
     def head_to_head(self) -> bool:
@@ -297,6 +318,7 @@ class RegressSummary:
     candidate: str
     baseline: str
     field: list[str]
+    sandbox: str = "none"
 
     def to_json(self) -> bytes:
         """Pretty JSON; infinite Elo values become ``null``."""
@@ -327,6 +349,9 @@ def _blocks(settings: RegressSettings) -> Iterator[BlockJob]:
             clock=settings.clock,
             records=str(settings.records) if settings.records else None,
             max_plies=settings.max_plies,
+            sandbox=settings.sandbox,
+            network=settings.network,
+            reuse=settings.reuse,
         )
 
 
@@ -337,11 +362,16 @@ def _results(
 ) -> Generator[BlockResult, None, None]:
     """Results in block order; at most ``2 * concurrency`` blocks in flight."""
     if executor is None and concurrency <= 1:
-        for job in jobs:
-            yield play_block_sync(job)
+        try:
+            for job in jobs:
+                yield play_block_sync(job)
+        finally:
+            close_process_pool()
         return
     own = executor is None
-    pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=concurrency)
+    pool = executor or concurrent.futures.ProcessPoolExecutor(
+        max_workers=concurrency, initializer=worker_init
+    )
     pending: collections.deque[concurrent.futures.Future[BlockResult]] = collections.deque()
     try:
         for job in jobs:
@@ -432,6 +462,7 @@ def run_regress(
         candidate=settings.candidate.command,
         baseline=settings.baseline.command,
         field=[e.command for e in settings.field_bots],
+        sandbox=settings.sandbox,
     )
 
 
@@ -453,7 +484,7 @@ def summary_text(summary: RegressSummary) -> str:
     """The human report of a run (several lines, no trailing newline)."""
     s = summary
     lines = [
-        f"regress {s.game}: {s.seats} seats, {s.mode} ({s.test})",
+        f"regress {s.game}: {s.seats} seats, {s.mode} ({s.test}), sandbox {s.sandbox}",
         f"result: {RESULT_TEXT[s.status]} (exit {s.exit_code})",
         f"LLR {s.llr:.3f}, bounds [{s.lower:.3f}, {s.upper:.3f}] "
         f"(elo0 {s.elo0:g}, elo1 {s.elo1:g}, alpha {s.alpha:g}, beta {s.beta:g})",
@@ -551,6 +582,19 @@ def _entrant(role: Role, name: str, command: str) -> Entrant:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write an HTML page of the run (LLR over games against the bounds) here.",
 )
+@click.option(
+    "--sandbox",
+    type=click.Choice(MODES),
+    default="auto",
+    show_default=True,
+    help="Isolate every bot (bwrap), or not (none); auto: bwrap where it works.",
+)
+@click.option("--network", is_flag=True, help="Let sandboxed bots use the network.")
+@click.option(
+    "--no-reuse",
+    is_flag=True,
+    help="A fresh bot process for every game, even for bots that announce reuse.",
+)
 @click.option("--seed-secret", hidden=True, default=None, help="Fixed secret (tests only).")
 def regress(
     game: str,
@@ -573,6 +617,9 @@ def regress(
     records: Path | None,
     quiet: bool,
     html_path: Path | None,
+    sandbox: str,
+    network: bool,
+    no_reuse: bool,
     seed_secret: str | None,
 ) -> None:
     """Gate a bot: SPRT of CANDIDATE against BASELINE on duplicate blocks of GAME.
@@ -607,6 +654,9 @@ def regress(
             concurrency=concurrency,
             records=records,
             secret=seed_secret or new_secret(),
+            sandbox=resolve_mode(sandbox),
+            network=network,
+            reuse=not no_reuse,
         )
         if records is not None:
             records.mkdir(parents=True, exist_ok=True)

@@ -21,11 +21,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
-import multiprocessing.util
 import os
 import shlex
 import shutil
-import signal
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -35,12 +33,12 @@ from typing import Any, Literal
 
 import msgspec
 
-from referee import __version__, reaper
+from referee import __version__
 from referee.bot import BotCommandError, BotLimits, BotSpec, resolve_command
 from referee.config import TournamentConfig
 from referee.games import get_game
 from referee.match import Adjudication, Clock, MatchOutcome, run_match
-from referee.pool import BotPool
+from referee.pool import BotPool, close_process_pool, process_pool, worker_init
 from referee.resultsdb import MatchRow
 from referee.rundir import open_results, private_run, record_mac, refuse_damage, run_lock
 from referee.sandbox import SandboxPolicy, resolve_mode
@@ -248,40 +246,12 @@ async def play_job(job: MatchJob, pool: BotPool | None = None) -> MatchRow:
     return row_from(job, outcome)
 
 
-_runner: asyncio.Runner | None = None
-_pool: BotPool | None = None
-
-
-def _process_pool() -> tuple[asyncio.Runner, BotPool]:
-    """This process's event loop and bot pool, kept from one match to the next (a
-    bot process belongs to the loop that spawned it).  Created on first use; in a
-    pool worker they are closed when the worker exits."""
-    global _runner, _pool
-    if _runner is None or _pool is None:
-        _runner, _pool = asyncio.Runner(), BotPool()
-        if multiprocessing.parent_process() is not None:
-            multiprocessing.util.Finalize(None, close_process_pool, exitpriority=10)
-    return _runner, _pool
-
-
-def close_process_pool() -> None:
-    """Close this process's idle bots and its event loop (no-op if none)."""
-    global _runner, _pool
-    runner, pool, _runner, _pool = _runner, _pool, None, None
-    if runner is not None:
-        try:
-            if pool is not None:
-                runner.run(pool.close())
-        finally:
-            runner.close()
-
-
 def play_job_sync(job: MatchJob) -> MatchRow:
     """:func:`play_job` in this process (the worker-process entry point): in a fresh
     event loop, or, with ``job.reuse``, in the process's lasting loop and bot pool."""
     if not job.reuse:
         return asyncio.run(play_job(job))
-    runner, pool = _process_pool()
+    runner, pool = process_pool()
     return runner.run(play_job(job, pool))
 
 
@@ -410,14 +380,6 @@ class _ClientExecutor(concurrent.futures.Executor):
         self._client.close()
 
 
-def _worker_init() -> None:
-    """Start of a pool worker: die with the referee (even by SIGKILL; the worker's bots
-    die with it), and leave Ctrl-C to the referee, which ends the workers itself (a
-    KeyboardInterrupt between two jobs would otherwise break the pool mid-shutdown)."""
-    reaper.die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _results(
     jobs: list[MatchJob],
     concurrency: int,
@@ -447,7 +409,7 @@ def _results(
         return
     own = executor is None
     pool = executor or concurrent.futures.ProcessPoolExecutor(
-        max_workers=concurrency, initializer=_worker_init
+        max_workers=concurrency, initializer=worker_init
     )
     futures: list[concurrent.futures.Future[MatchRow]] = []
     try:

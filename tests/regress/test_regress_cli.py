@@ -310,3 +310,57 @@ def test_usage_errors_exit_4_when_registered_in_a_group() -> None:
     assert "--candidate" in result.stderr
     result = CliRunner().invoke(cli, ["regress", "--help"])
     assert result.exit_code == 0 and "--elo0" in result.stdout
+
+
+def test_reuse_keeps_processes_across_blocks_but_never_within_one(tmp_path: Path) -> None:
+    """Three seats, a field of one reusable bot: a field process plays in many blocks,
+    yet never in both games (A and B, same seed) of one block."""
+    import re
+
+    reuse_bot = f"{sys.executable} {ROOT / 'tests' / 'core' / 'reuse_bot.py'}"
+    records = tmp_path / "records"
+    code, out, err = invoke(
+        *base_args(
+            f"{reuse_bot} ok",
+            f"{reuse_bot} ok",
+            "--seats",
+            "3",
+            "--max-games",
+            "8",
+            "--records",
+            str(records),
+            "--sandbox",
+            "none",
+        )
+    )
+    assert code in (0, 2), err
+    assert "sandbox none" in out
+    played: dict[str, set[str]] = {}  # pid -> the games it played ("00002-a", ...)
+    for log in records.glob("logs/*/seat*.stderr.log"):
+        for pid, match in re.findall(r"pid (\d+) match regress-b(\d+-[ab])", log.read_text()):
+            played.setdefault(pid, set()).add(match.zfill(7))
+    assert played and max(len(games) for games in played.values()) > 1  # reused
+    for games in played.values():
+        blocks = [g.split("-")[0] for g in games]
+        assert len(blocks) == len(set(blocks)), games  # never A and B of one block
+    assert len(played) < 16  # 8 games x 3 seats would need 24 fresh processes
+
+
+def test_no_reuse_flag_starts_a_process_per_game(tmp_path: Path) -> None:
+    reuse_bot = f"{sys.executable} {ROOT / 'tests' / 'core' / 'reuse_bot.py'}"
+    records = tmp_path / "records"
+    code, _, err = invoke(
+        *base_args(
+            f"{reuse_bot} ok",
+            f"{reuse_bot} ok",
+            "--max-games",
+            "4",
+            "--records",
+            str(records),
+            "--no-reuse",
+        )
+    )
+    assert code in (0, 2), err
+    logs = list(records.glob("logs/*/seat*.stderr.log"))
+    assert len(logs) == 8
+    assert all(" n 1\n" in log.read_text() for log in logs)
