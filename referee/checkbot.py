@@ -19,7 +19,9 @@ from pathlib import Path
 from referee.bot import BotSpec
 from referee.engine import Game
 from referee.match import Clock, MatchOutcome, SeatOutcome, run_match
+from referee.pool import BotPool
 from referee.replay import replay
+from referee.sandbox import SandboxPolicy
 
 RANDOM_BOT = Path(__file__).resolve().parents[1] / "bots" / "random_bot.py"
 
@@ -53,6 +55,8 @@ class CheckReport:
     notes: list[str] = field(default_factory=list)
     ready_names: set[str] = field(default_factory=set)
     """The names the bot gave in its ``ready`` messages."""
+    reused: int = 0
+    """Matches the bot played in a process reused from an earlier match."""
 
     @property
     def clean(self) -> bool:
@@ -98,28 +102,45 @@ def stderr_tail(path: Path, lines: int = STDERR_TAIL_LINES) -> list[str]:
 
 
 async def _matches(
-    game: Game, argv: list[str], seats: int, rounds: int, clock: Clock, workdir: Path, logs: Path
+    game: Game,
+    argv: list[str],
+    seats: int,
+    rounds: int,
+    clock: Clock,
+    workdir: Path,
+    logs: Path,
+    sandbox: SandboxPolicy,
 ) -> list[tuple[int, MatchOutcome]]:
+    """Every match of the check, bots reused across matches as a tournament would (a
+    bot that announces reuse is checked in that mode too)."""
     random_argv = [sys.executable, str(RANDOM_BOT)]
     played = []
-    for rnd in range(rounds):
-        for seat in range(seats):
-            bots = [
-                BotSpec("candidate", argv) if s == seat else BotSpec(f"random{s}", random_argv)
-                for s in range(seats)
-            ]
-            match_id = f"check-{rnd}-{seat}"
-            outcome = await run_match(
-                game,
-                bots,
-                seed=1000 * rnd + seat,
-                clock=clock,
-                match_id=match_id,
-                record_path=workdir / f"{match_id}.jsonl",
-                log_dir=logs / match_id,
-                fsync=False,
-            )
-            played.append((seat, outcome))
+    pool = BotPool()
+    policy = sandbox.hiding([workdir, logs])
+    try:
+        for rnd in range(rounds):
+            for seat in range(seats):
+                bots = [
+                    BotSpec("candidate", argv) if s == seat else BotSpec(f"random{s}", random_argv)
+                    for s in range(seats)
+                ]
+                match_id = f"check-{rnd}-{seat}"
+                outcome = await run_match(
+                    game,
+                    bots,
+                    seed=1000 * rnd + seat,
+                    clock=clock,
+                    match_id=match_id,
+                    record_path=workdir / f"{match_id}.jsonl",
+                    log_dir=logs / match_id,
+                    fsync=False,
+                    sandbox=policy,
+                    pool=pool,
+                    reuse_tag=match_id,
+                )
+                played.append((seat, outcome))
+    finally:
+        await pool.close()
     return played
 
 
@@ -132,14 +153,17 @@ def check_bot(
     clock: Clock | None = None,
     slow_ms: float | None = None,
     logs: Path | None = None,
+    sandbox: SandboxPolicy | None = None,
 ) -> CheckReport:
     """Play ``rounds`` x ``seats`` matches with the bot in each seat; report findings.
 
     ``slow_ms`` (default: half of ``clock.move_ms``) is the move time (ms) above
     which a match's slowest move is noted; only an actual time-out is a problem.
     ``logs``: keep the bots' stderr logs there (``logs/check-R-S/seatK.stderr.log``)
-    instead of a temporary folder.  Raises :class:`referee.engine.OptionError` for a
-    bad seat count.
+    instead of a temporary folder.  ``sandbox``: how the bots run (default none;
+    the CLI's default is the tournament's, ``auto``).  A bot that announces reuse
+    plays its later matches in its earlier process, as in a tournament.  Raises
+    :class:`referee.engine.OptionError` for a bad seat count.
     """
     clock = clock or Clock(startup_ms=10_000, move_ms=1000, bank_ms=0)
     seats = seats or game.min_seats
@@ -148,7 +172,18 @@ def check_bot(
     report = CheckReport()
     with tempfile.TemporaryDirectory(prefix="referee-check-") as tmp:
         log_root = logs if logs is not None else Path(tmp) / "logs"
-        played = asyncio.run(_matches(game, argv, seats, rounds, clock, Path(tmp), log_root))
+        played = asyncio.run(
+            _matches(
+                game,
+                argv,
+                seats,
+                rounds,
+                clock,
+                Path(tmp),
+                log_root,
+                sandbox or SandboxPolicy(),
+            )
+        )
         for seat, outcome in played:
             report.matches += 1
             mine = outcome.seats[seat]
@@ -160,8 +195,20 @@ def check_bot(
             tail = stderr_tail(log_root / outcome.match / f"seat{seat}.stderr.log")
             found: list[str] = []
             if mine.verdict != "ok":
+                again = (
+                    " (in a process reused from an earlier match: see docs/protocol.md, Reuse)"
+                    if mine.reused
+                    else ""
+                )
                 found.append(
-                    f"{where}: {mine.verdict} at ply {mine.fault_ply}: {explain_fault(mine, clock)}"
+                    f"{where}: {mine.verdict} at ply {mine.fault_ply}: "
+                    f"{explain_fault(mine, clock)}{again}"
+                )
+            if mine.reuse_failed:
+                found.append(
+                    f"{where}: the bot offered reuse, but its process from an earlier match "
+                    f"did not answer this match's start ({mine.reuse_failed}); a fresh one "
+                    "played instead (see docs/protocol.md, Reuse)"
                 )
             if mine.unsolicited_lines:
                 found.append(
@@ -186,4 +233,15 @@ def check_bot(
                 )
             if outcome.record is not None:
                 replay(outcome.record)
+            report.reused += mine.reused
+    if report.matches > 1 and not report.reused:
+        report.notes.append(
+            'the bot does not offer reuse ("reuse": true in ready), so tournaments start a '
+            "fresh process for each of its matches; see docs/protocol.md, Reuse"
+        )
+    elif report.reused:
+        report.notes.append(
+            f"{report.reused} of {report.matches} matches were played by a process reused "
+            "from an earlier match, as tournaments do"
+        )
     return report

@@ -640,6 +640,8 @@ def _check_run(run: Path, manifest: Any) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Keep the bots' stderr logs here (DIR/check-R-S/seatK.stderr.log).",
 )
+@sandbox_option
+@click.option("--network", is_flag=True, help="Let sandboxed bots use the network.")
 @clean_errors
 def check_bot_command(
     game: str,
@@ -651,6 +653,8 @@ def check_bot_command(
     startup_ms: int,
     slow_ms: float | None,
     logs: Path | None,
+    sandbox: str,
+    network: bool,
 ) -> None:
     """Check that the bot COMMAND plays GAME cleanly; exit 0 only if it does.
 
@@ -665,6 +669,7 @@ def check_bot_command(
     if logs is not None:
         check_writable_dir(logs, "--logs")
     argv = resolve_command(command)
+    mode = resolve_mode(sandbox)
     report = check_bot(
         g,
         argv,
@@ -673,6 +678,7 @@ def check_bot_command(
         clock=Clock(startup_ms, move_ms, bank_ms),
         slow_ms=slow_ms,
         logs=logs,
+        sandbox=SandboxPolicy(mode, network),
     )
     for problem in report.problems:
         click.echo(f"problem: {problem}")
@@ -684,6 +690,7 @@ def check_bot_command(
         f"slowest move {report.max_ms:.0f} ms of {move_ms} ms"
         + "".join(f"; calls itself {n!r}" for n in sorted(report.ready_names))
         + (f"; stderr logs in {logs}" if logs is not None else "")
+        + f"; {sandbox_note(mode)}"
     )
     sys.exit(0 if report.clean else 1)
 

@@ -80,6 +80,11 @@ class SeatOutcome:
     unsolicited_lines: int = 0
     stderr_dropped: int = 0
     bot_name: str | None = None
+    reused: bool = False
+    """The seat's process had played an earlier match (see :mod:`referee.pool`)."""
+    reuse_failed: str = ""
+    """Why a reused process failed to answer ``start`` (it was then replaced by a fresh
+    one; not a verdict)."""
 
 
 @dataclass
@@ -350,12 +355,14 @@ async def _handshake(
         try:
             ready = await seat.bot.handshake(start, clock.startup_ms)
             seat.outcome.bot_name = ready.name
+            seat.outcome.reused = seat.bot.matches > 1
             return
         except BotFault as exc:
             if seat.bot.matches <= 1:
                 fault(index, exc.verdict, exc.detail)
                 await seat.bot.close(graceful=False)
                 return
+            seat.outcome.reuse_failed = exc.detail
         await seat.bot.close(graceful=False)
         fresh = await respawn(index)
         if isinstance(fresh, BotFault):

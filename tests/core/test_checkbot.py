@@ -42,7 +42,8 @@ def test_slow_bot_is_noted_not_faulted(monkeypatch: pytest.MonkeyPatch) -> None:
     slow = f"{sys.executable} {ROOT / 'tests' / 'core' / 'slow_bot.py'} 0.6"
     code, out = check(slow, "--move-ms", "2000", "--slow-ms", "300", game=TOY.name)
     assert code == 0, out
-    assert out.count("note: ") == 2 and out.count("slowest move took") == 2
+    assert out.count("note: ") == 3 and out.count("slowest move took") == 2
+    assert "does not offer reuse" in out  # slow_bot.py exits after end
     assert "of the 2000 ms move time" in out and "problem:" not in out
 
 
@@ -50,3 +51,25 @@ def test_chatty_bot_is_reported() -> None:
     code, out = check(f"{ZOO} unsolicited")
     assert code == 1
     assert "while no answer was due" in out or "not a valid protocol message" in out
+
+
+def test_a_bot_offering_reuse_is_checked_in_reused_processes() -> None:
+    reuse_bot = f"{sys.executable} {ROOT / 'tests' / 'core' / 'reuse_bot.py'} ok"
+    code, out = check(reuse_bot, "--seats", "3")
+    assert code == 0, out
+    assert "2 of 3 matches were played by a process reused" in out
+
+
+def test_a_bot_that_breaks_when_reused_is_told_so() -> None:
+    reuse_bot = f"{sys.executable} {ROOT / 'tests' / 'core' / 'reuse_bot.py'} exit_after_end"
+    code, out = check(reuse_bot, "--seats", "3")
+    assert code == 1
+    assert out.count("problem:") == 2 and out.count("did not answer this match's start") == 2
+
+
+def test_a_faulting_bot_is_never_reused_in_the_check() -> None:
+    # Illegal at its first decision in every match: never handed a second match.
+    reuse_bot = f"{sys.executable} {ROOT / 'tests' / 'core' / 'reuse_bot.py'} illegal"
+    code, out = check(reuse_bot, "--seats", "3")
+    assert code == 1
+    assert out.count("problem:") == 3 and "reused from an earlier match" not in out
