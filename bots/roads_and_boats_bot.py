@@ -56,7 +56,15 @@ KEEP = frozenset({D.GOLD, D.COINS, D.STOCK})
 LOAD_ORDER = (
     D.COINS, D.GOLD, D.STOCK, D.BOARD, D.STONE, D.IRON, D.TRUNK, D.CLAY, D.FUEL, D.PAPER, D.GOOSE,
 )  # fmt: skip
-TERRAIN_SCORE = {D.WOODS: 3.0, D.ROCK: 2.0, D.MOUNTAIN: 1.5, D.PASTURE: 0.5}
+HOME_TERRAIN = {D.WOODS: 3.0, D.MOUNTAIN: 3.0, D.DESERT: -4.0}
+"""Value of the home hex's own terrain when choosing a home (others 1)."""
+NEIGHBOUR_VALUE: dict[str, tuple[float, ...]] = {
+    D.WOODS: (3.0, 3.0, 2.0, 1.0),
+    D.MOUNTAIN: (3.0, 2.0, 1.0),
+    D.ROCK: (2.0,),
+    D.PASTURE: (1.0,),
+}
+"""Value of the first, second... neighbouring hex of each terrain when choosing a home."""
 LATE_TURNS = 2
 """No new producers when the game is expected to end within this many turns."""
 END_MARGIN = 4
@@ -90,13 +98,17 @@ def neighbours(state: RBState, place: int) -> list[int]:
     return out
 
 
-MINES = 1
-"""Mines planned at a time."""
-MINE_AT = 2
-"""Where the mine goes in the target list (0: after the first woodcutter, 1: after the
-home building, 2: after all woodcutters, 3: after the quarry)."""
+MINES = 3
+"""Most mines next to the home (each 3/3 mine is 3 gold = 30 points when carried)."""
+HOME_MINE = True
+"""A mine on the home hex when the home is a mountain."""
+QUARRY_EARLY = True
+"""The quarry right after the first mine (stone for the next mines and the roads)."""
 ROADS = True
 """Build roads from home to own producers with spare stone."""
+TAKE_GOLD = True
+"""In production, load gold lying where our transporters stand away from home (a mine's
+draw lies loose on its hex, where other players' donkeys could take it)."""
 RESERVE_TARGETS = 1
 """Targets whose cost is kept back from the wonder."""
 
@@ -144,18 +156,18 @@ class Planner:
         def value(action: A.Home) -> float:
             h = w.place_hex[action.place]
             terrain = w.hexes[h].terrain
-            score = {D.WOODS: 3.0, D.DESERT: -4.0}.get(terrain, 1.0)
-            seen = set()
+            score = HOME_TERRAIN.get(terrain, 1.0)
+            seen: dict[str, int] = {}
             for q in neighbours(state, action.place):
                 j = w.place_hex[q]
-                if j == h or j in seen:
+                if j == h or j in seen.values():
                     continue
-                seen.add(j)
                 t = w.hexes[j].terrain
-                if t == D.WOODS:
-                    score += 3.0
-                elif t in TERRAIN_SCORE and t not in {w.hexes[k].terrain for k in seen - {j}}:
-                    score += TERRAIN_SCORE[t]
+                k = sum(1 for x in seen if x.startswith(t + "/"))
+                seen[f"{t}/{k}"] = j
+                gains = NEIGHBOUR_VALUE.get(t, ())
+                if k < len(gains):
+                    score += gains[k]
             return score + 0.1 * len(w.area_sides[action.place])
 
         return max(legal, key=value)
@@ -175,26 +187,41 @@ class Planner:
             if j != hh and j not in state.buildings and terrain in sites:
                 sites[terrain].append(q)
         woods = sites[D.WOODS]
-        mines = [(q, D.MINE) for q in sites[D.MOUNTAIN][:MINES]] if D.MINE not in own else []
+        room = max(0, MINES - own.count(D.MINE))
+        mines = [(q, D.MINE) for q in sites[D.MOUNTAIN][:room]]
         out: list[tuple[int, int]] = []
         if D.WOODCUTTER not in own and woods:
             out.append((woods.pop(0), D.WOODCUTTER))
-        if MINE_AT == 0:
-            out.extend(mines)
         if hh not in state.buildings:
-            home_woods = w.hexes[hh].terrain == D.WOODS
-            if home_woods and len(woods) + own.count(D.WOODCUTTER) < 2:
+            terrain = w.hexes[hh].terrain
+            if terrain == D.MOUNTAIN and HOME_MINE and room:
+                out.append((home, D.MINE))
+            elif terrain == D.WOODS and len(woods) + own.count(D.WOODCUTTER) < 2:
                 out.append((home, D.WOODCUTTER))
-            elif w.hexes[hh].terrain != D.DESERT or state.irrigated:
+            elif terrain != D.DESERT or state.irrigated:
                 out.append((home, D.SAWMILL))
-        if MINE_AT == 1:
-            out.extend(mines)
-        out.extend((q, D.WOODCUTTER) for q in woods)
-        if MINE_AT == 2:
-            out.extend(mines)
-        if D.QUARRY not in own and sites[D.ROCK]:
+        home_mine = any(s == home and k == D.MINE for s, k in out) or (
+            hh in state.buildings and state.buildings[hh][0] == D.MINE
+        )
+        if D.SAWMILL not in own and home_mine:
+            spots = []  # the sawmill next door instead: pasture first, never a mountain
+            for q in neighbours(state, home):
+                j = w.place_hex[q]
+                terrain = w.hexes[j].terrain
+                if j == hh or j in state.buildings or terrain in (D.MOUNTAIN, D.DESERT):
+                    continue
+                spare = terrain == D.PASTURE or (terrain == D.ROCK and len(sites[D.ROCK]) > 1)
+                spots.append((0 if spare else 1 if terrain == D.ROCK else 2, q))
+            if spots:
+                out.append((min(spots)[1], D.SAWMILL))
+        out.extend(mines[:1])
+        if D.QUARRY not in own and sites[D.ROCK] and QUARRY_EARLY:
             out.append((sites[D.ROCK][0], D.QUARRY))
-        out.extend(mines if MINE_AT == 3 else [])
+        out.extend(mines[1:2])
+        out.extend((q, D.WOODCUTTER) for q in woods)
+        out.extend(mines[2:])
+        if D.QUARRY not in own and sites[D.ROCK] and not QUARRY_EARLY:
+            out.append((sites[D.ROCK][0], D.QUARRY))
         made = {D.BUILDINGS[k].output for k in own}
         counts = state.pool(home, state.presence(self.seat).get(home, []))
         return [
@@ -251,11 +278,10 @@ class Planner:
                 return action  # more donkeys (offered only within the transporter limit)
             if (
                 isinstance(action, A.Take)
-                and last
-                and action.place == home
+                and (last or (TAKE_GOLD and action.place != home))
                 and D.G[action.good] in KEEP
             ):
-                return action
+                return action  # scoring goods onto our transporters before others move
         for action in legal:
             if isinstance(action, A.Produce):
                 kind = state.buildings[action.hex][0]
@@ -297,10 +323,14 @@ class Planner:
         steps = {a.to: a for a in legal if isinstance(a, A.Step)}
         loads = {D.G[a.good]: a for a in legal if isinstance(a, A.Load) and a.place == home}
         capacity = D.TRANSPORTERS[t.kind].capacity
-        if last:  # scoring goods onto transporters, then stay
-            for g in KEEP:
-                if g in loads and len(t.cargo) < capacity:
-                    return loads[g]
+        if last:  # scoring goods onto transporters (in place of other cargo), then stay
+            for g in (D.STOCK, D.COINS, D.GOLD):
+                if g in loads:
+                    if len(t.cargo) < capacity:
+                        return loads[g]
+                    for c in t.cargo:
+                        if c & D.GOOD_MASK not in KEEP:
+                            return A.Unload(D.GOODS[c & D.GOOD_MASK], home)
         errand = self._errand(state, t)
         cargo = [g & D.GOOD_MASK for g in t.cargo]
         if errand is not None and errand[0] in steps:
