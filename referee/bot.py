@@ -205,6 +205,50 @@ class BotStats:
     move_ms: list[float] = field(default_factory=list)
 
 
+class _Pipes:
+    """The referee's ends of a bot's stdin, stdout and stderr pipes, each attached to
+    the event loop directly (not through the subprocess transport, which would cost
+    every chunk read one more pass of the loop)."""
+
+    def __init__(
+        self,
+        stdin: asyncio.StreamWriter,
+        stdout: asyncio.StreamReader,
+        stderr: asyncio.StreamReader,
+        transports: list[asyncio.BaseTransport],
+    ) -> None:
+        self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
+        self._transports = transports
+
+    @classmethod
+    async def connect(cls, stdin_fd: int, stdout_fd: int, stderr_fd: int, limit: int) -> _Pipes:
+        """Attach the three file descriptors (which it takes over); ``limit`` is the
+        readers' line cap in bytes."""
+        loop = asyncio.get_running_loop()
+        readers = []
+        transports: list[asyncio.BaseTransport] = []
+        for fd in (stdout_fd, stderr_fd):
+            reader = asyncio.StreamReader(limit=limit, loop=loop)
+            transport, _ = await loop.connect_read_pipe(
+                lambda r=reader: asyncio.StreamReaderProtocol(r, loop=loop),  # type: ignore[misc]
+                os.fdopen(fd, "rb", buffering=0),
+            )
+            readers.append(reader)
+            transports.append(transport)
+        write_transport, protocol = await loop.connect_write_pipe(
+            lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader(loop=loop), loop=loop),
+            os.fdopen(stdin_fd, "wb", buffering=0),
+        )
+        transports.append(write_transport)
+        writer = asyncio.StreamWriter(write_transport, protocol, None, loop)
+        return cls(writer, readers[0], readers[1], transports)
+
+    def close(self) -> None:
+        """Close all three pipes (idempotent)."""
+        for transport in self._transports:
+            transport.close()
+
+
 def _is_message(line: bytes) -> bool:
     """True if ``line`` is meant as a JSON message: its first non-blank byte is ``{``
     or ``[``.  Other lines (text, blank lines) are ignored by the stray-output rules."""
@@ -223,6 +267,7 @@ class BotProcess:
         self,
         spec: BotSpec,
         process: asyncio.subprocess.Process,
+        pipes: _Pipes,
         workdir: str,
         stderr_path: Path | None,
         limits: BotLimits,
@@ -230,6 +275,7 @@ class BotProcess:
         sandboxed: bool = False,
     ) -> None:
         self.spec = spec
+        self._pipes = pipes
         self.token = token
         self.process = process
         self.pid = process.pid
@@ -282,34 +328,42 @@ class BotProcess:
             with os.fdopen(write_end, "wb") as pipe:
                 pipe.write(b"".join(os.fsencode(arg) + b"\0" for arg in bwrap[1:cut]))
             argv = [bwrap[0], "--args", str(options_fd), *bwrap[cut:], *argv]
+        child_in, parent_in = os.pipe()
+        parent_out, child_out = os.pipe()
+        parent_err, child_err = os.pipe()
         try:
             process = await asyncio.create_subprocess_exec(
                 *argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
+                stdin=child_in,
+                stdout=child_out,
+                stderr=child_err,
                 cwd=workdir,
                 env=scrubbed_environment(workdir, token),
                 start_new_session=True,
-                limit=limits.max_line_bytes + 1,
                 preexec_fn=limits.preexec() if prefix is None else None,
                 pass_fds=(options_fd,) if options_fd >= 0 else (),
             )
         except OSError as exc:
+            for fd in (parent_in, parent_out, parent_err):
+                os.close(fd)
             reaper.retire(token)
             shutil.rmtree(workdir, ignore_errors=True)
             raise BotFault("crash", f"cannot start {spec.command!r}: {exc.strerror}") from None
         finally:
+            for fd in (child_in, child_out, child_err):
+                os.close(fd)
             if options_fd >= 0:
                 os.close(options_fd)
         reaper.adopt(process.pid)
-        return cls(spec, process, workdir, stderr_path, limits, token, sandbox.mode == "bwrap")
+        pipes = await _Pipes.connect(parent_in, parent_out, parent_err, limits.max_line_bytes + 1)
+        return cls(
+            spec, process, pipes, workdir, stderr_path, limits, token, sandbox.mode == "bwrap"
+        )
 
     # -- stderr --------------------------------------------------------------------
 
     async def _read_stderr(self) -> None:
-        stream = self.process.stderr
-        assert stream is not None
+        stream = self._pipes.stderr
         try:
             while chunk := await stream.read(65536):
                 self._keep_tail(chunk)
@@ -378,8 +432,7 @@ class BotProcess:
     # -- requests ----------------------------------------------------------------
 
     async def _readline(self) -> bytes:
-        stream = self.process.stdout
-        assert stream is not None
+        stream = self._pipes.stdout
         try:
             return await stream.readuntil(b"\n")
         except asyncio.IncompleteReadError as exc:
@@ -451,8 +504,7 @@ class BotProcess:
         return reply, (time.perf_counter() - start) * 1000.0
 
     async def _send(self, data: bytes) -> None:
-        stdin = self.process.stdin
-        assert stdin is not None
+        stdin = self._pipes.stdin
         try:
             stdin.write(data)
             await stdin.drain()
@@ -498,10 +550,8 @@ class BotProcess:
         if self._closed:
             return self.process.returncode
         self._closed = True
-        stdin = self.process.stdin
-        if stdin is not None:
-            with contextlib.suppress(Exception):
-                stdin.close()
+        with contextlib.suppress(Exception):
+            self._pipes.stdin.close()
         if graceful and self.process.returncode is None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.process.wait(), self.limits.exit_grace_s)
@@ -519,6 +569,7 @@ class BotProcess:
             reaper.sweep(self.token)
         with contextlib.suppress(TimeoutError, asyncio.CancelledError):
             await asyncio.wait_for(self._stderr_task, 1.0)
+        self._pipes.close()  # a pipe an escaped descendant still holds open
         shutil.rmtree(self.workdir, ignore_errors=True)
         return code
 
