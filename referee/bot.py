@@ -249,6 +249,37 @@ class _Pipes:
             transport.close()
 
 
+async def _reap(pids: list[int], patience_s: float = 0.5) -> None:
+    """Collect the exit status of those ``pids`` that are (or become, within
+    ``patience_s``) this process's children, so no zombie is left behind; pids that
+    are not its children are skipped at once."""
+    waiting = list(pids)
+    deadline = time.monotonic() + patience_s
+    while waiting:
+        left = []
+        for pid in waiting:
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                continue  # not ours (reaped elsewhere, or never re-parented here)
+            if done == 0:
+                left.append(pid)
+        waiting = left
+        if not waiting or time.monotonic() > deadline:
+            return
+        await asyncio.sleep(0.002)
+
+
+def _stopped(pid: int) -> bool:
+    """True if ``pid`` is stopped, a zombie, or gone (``/proc/<pid>/stat``)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state in (b"T", b"t", b"Z", b"X")
+
+
 def _is_message(line: bytes) -> bool:
     """True if ``line`` is meant as a JSON message: its first non-blank byte is ``{``
     or ``[``.  Other lines (text, blank lines) are ignored by the stray-output rules."""
@@ -294,6 +325,8 @@ class BotProcess:
         """Reuse tags (duplicate blocks) of every match this process has played."""
         self.matches = 0
         """Matches this process has started (more than 1: reused, see referee.pool)."""
+        self.frozen = False
+        """Stopped while idle in a pool (see :meth:`freeze`)."""
 
     @classmethod
     async def spawn(
@@ -549,7 +582,11 @@ class BotProcess:
         """
         if self._closed:
             return self.process.returncode
+        self.thaw()  # a stopped process could neither read EOF nor act on SIGTERM
         self._closed = True
+        # The sandbox's inner processes (its PID 1 above all) are re-parented to this
+        # process, a subreaper, when the outer bwrap dies first: reap them below.
+        descendants = self.tree()[1:] if self.sandboxed else []
         with contextlib.suppress(Exception):
             self._pipes.stdin.close()
         if graceful and self.process.returncode is None:
@@ -567,6 +604,7 @@ class BotProcess:
             # Processes that left the group (double fork, setsid) still carry the
             # marker.  In a sandbox the kernel has killed them all with its PID 1.
             reaper.sweep(self.token)
+        await _reap(descendants)
         with contextlib.suppress(TimeoutError, asyncio.CancelledError):
             await asyncio.wait_for(self._stderr_task, 1.0)
         self._pipes.close()  # a pipe an escaped descendant still holds open
@@ -577,3 +615,55 @@ class BotProcess:
         # The group outlives its leader if children remain, so signal it regardless.
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, sig)
+
+    # -- idle between matches (referee.pool) ------------------------------------------
+
+    def tree(self) -> list[int]:
+        """The pids of this bot's process and every live descendant (sandbox helpers
+        included), read from ``/proc/<pid>/task/<tid>/children``; ``[pid]`` alone
+        where the kernel does not offer those files."""
+        found: list[int] = []
+        todo = [self.pid]
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            try:
+                tasks = os.listdir(f"/proc/{pid}/task")
+            except OSError:
+                continue
+            for tid in tasks:
+                with (
+                    contextlib.suppress(OSError, ValueError),
+                    open(f"/proc/{pid}/task/{tid}/children") as f,
+                ):
+                    todo.extend(int(child) for child in f.read().split())
+        return found
+
+    async def freeze(self) -> None:
+        """Stop (SIGSTOP) every process of the bot while it waits in a pool, so that
+        nothing it left running (a pondering thread, a child) takes CPU from the
+        matches being played meanwhile.  Each pass stops the processes found, waits
+        until they are stopped (a stopped process can start no other), and reads the
+        tree again, until no new process appears."""
+        stopped: set[int] = set()
+        for _ in range(20):
+            fresh = [pid for pid in self.tree() if pid not in stopped]
+            if not fresh:
+                break
+            for pid in fresh:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGSTOP)
+                stopped.add(pid)
+            deadline = time.monotonic() + 0.1
+            while not all(_stopped(pid) for pid in fresh) and time.monotonic() < deadline:
+                await asyncio.sleep(0.0005)
+        self.frozen = True
+
+    def thaw(self) -> None:
+        """Continue (SIGCONT) every process of a frozen bot (no-op if not frozen)."""
+        if not self.frozen:
+            return
+        for pid in self.tree():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGCONT)
+        self.frozen = False

@@ -17,7 +17,10 @@ Rules the pool enforces:
   and a process that has played a tag is never handed out for it again;
 * a process that faulted, timed out, crashed or said nothing of reuse is closed as
   before, never pooled;
-* at most ``max_idle`` processes wait; the least recently used is closed first.
+* at most ``max_idle`` processes wait; the least recently used is closed first;
+* a waiting process is stopped (SIGSTOP, with everything it started) and continued
+  when it is handed a match, so nothing a bot leaves running between matches takes
+  CPU from the matches being played.
 """
 
 from __future__ import annotations
@@ -69,6 +72,10 @@ class BotPool:
     def __len__(self) -> int:
         return len(self._idle)
 
+    def idle(self) -> list[BotProcess]:
+        """The waiting processes, least recently used first (for reports and tests)."""
+        return [proc for _, proc in self._idle.values()]
+
     def take(self, key: PoolKey, tag: str) -> BotProcess | None:
         """An idle process of ``key`` that has never played ``tag``, removed from the
         pool (most recently used first), or ``None``.  Dead processes found on the
@@ -78,6 +85,7 @@ class BotPool:
             if proc_key == key and tag not in proc.blocks and proc.reusable():
                 del self._idle[pid]
                 self.reused += 1
+                proc.thaw()
                 return proc
         return None
 
@@ -87,6 +95,7 @@ class BotPool:
         if self.max_idle == 0 or not proc.reusable():
             await proc.close()
             return
+        await proc.freeze()
         self._idle[proc.pid] = (key, proc)
         await self.prune()
 

@@ -6,7 +6,9 @@ Plays the first legal action and announces ``"reuse": true`` (except in mode
 stderr (``k``: matches this process has started), so a test can tell which process
 played which match.  Modes: ``ok``; ``no_reuse``; ``illegal`` (an out-of-range index
 at its first decision of every match); ``exit_after_end`` (exits after its first
-``end`` although it announced reuse, as a process that dies while idle).
+``end`` although it announced reuse, as a process that dies while idle);
+``ponder`` (at its first decision, starts a child that computes until it is killed,
+as a bot that keeps thinking between matches).
 """
 
 import json
@@ -23,6 +25,7 @@ def send(obj: object) -> None:
 
 def main() -> None:
     started = 0
+    pondering = False
     for line in sys.stdin:
         msg = json.loads(line)
         kind = msg.get("type")
@@ -35,10 +38,16 @@ def main() -> None:
                 ready["reuse"] = True
             send(ready)
         elif kind == "act":
+            if MODE == "ponder" and not pondering and os.fork() == 0:
+                sys.stdin.close()
+                while True:
+                    pass
+            pondering = True
             index = len(msg["legal"]) + 5 if MODE == "illegal" else 0
             send({"type": "action", "id": msg["id"], "index": index})
         elif kind == "end" and MODE == "exit_after_end":
             return
+
 
 
 if __name__ == "__main__":

@@ -222,3 +222,57 @@ def test_ready_reuse_field_decodes(flag: bool) -> None:
     line = msgspec.json.encode({"type": "ready", "name": "x", "reuse": flag}) + b"\n"
     reply = decode_bot_line(line)
     assert isinstance(reply, Ready) and reply.reuse is flag
+
+
+def states(pids: list[int]) -> list[str]:
+    """The scheduler state letter of each live pid (``T``: stopped)."""
+    found = []
+    for pid in pids:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        found.append(stat.rsplit(")", 1)[1].split()[0])
+    return found
+
+
+def cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_idle_bots_are_stopped_with_everything_they_started(tmp_path: Path, mode: str) -> None:
+    """A bot that keeps computing after ``end`` (a child here) is frozen while it waits
+    in the pool, continued for its next match, and ended with the pool."""
+    if mode == "bwrap":
+        from referee.sandbox import bwrap_problem
+
+        if bwrap_problem() is not None:
+            pytest.skip(f"no sandbox here: {bwrap_problem()}")
+    pool = BotPool()
+    policy = SandboxPolicy(mode, False, (str(tmp_path.resolve()),))  # type: ignore[arg-type]
+
+    async def scenario() -> tuple[list[str], int, int, list[str], list[int]]:
+        lineup = [bot("a", "ponder"), bot("b")]
+        kw = {"clock": CLOCK, "fsync": False, "sandbox": policy, "pool": pool}
+        kw["record_path"] = tmp_path / "m0.jsonl"
+        await run_match(GAME, lineup, seed=0, reuse_tag="x", **kw)  # type: ignore[arg-type]
+        (ponderer,) = [p for p in pool.idle() if p.spec.name == "a"]
+        tree = ponderer.tree()
+        await asyncio.sleep(0.2)
+        busy = tree[-1]  # the last descendant found: the computing child
+        before = cpu_ticks(busy)
+        await asyncio.sleep(0.5)
+        after = cpu_ticks(busy)
+        frozen = states(tree)
+        kw["record_path"] = tmp_path / "m1.jsonl"
+        out = await run_match(GAME, lineup, seed=1, reuse_tag="y", **kw)  # type: ignore[arg-type]
+        await pool.close()
+        return frozen, before, after, list(out.verdicts), tree
+
+    frozen, before, after, verdicts, tree = asyncio.run(scenario())
+    assert len(tree) >= 2 and frozen and set(frozen) == {"T"}
+    assert after == before  # not a tick of CPU while frozen
+    assert verdicts == ["ok", "ok"]
+    assert states(tree) in ([], ["Z"] * len(states(tree)))  # all gone after the pool closed
