@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from referee.games.navegador import data
+
+if TYPE_CHECKING:
+    from referee.games.navegador.views import PlayerView
 
 
 class Player:
@@ -18,6 +23,7 @@ class Player:
     __slots__ = (
         "_score_key",
         "_score_value",
+        "_view_memo",
         "churches",
         "colonies",
         "explorers",
@@ -52,6 +58,8 @@ class Player:
         self.turns = 0
         self._score_key: tuple[int | bool | list[int], ...] = ()
         self._score_value = 0
+        self._view_memo: tuple[tuple[object, ...], PlayerView] | None = None
+        """The last view of this player and its key (see :mod:`.snapshot`); not state."""
 
     def copy(self) -> Player:
         """An independent copy (hand-written for speed)."""
@@ -72,6 +80,7 @@ class Player:
         other.turns = self.turns
         other._score_key = self._score_key
         other._score_value = self._score_value
+        other._view_memo = self._view_memo
         return other
 
     def ships_on_board(self) -> int:

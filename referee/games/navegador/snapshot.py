@@ -10,8 +10,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from referee.engine import CHANCE, TERMINAL
 from referee.games.navegador import data
-from referee.games.navegador.stages import STAGE_NAMES
+from referee.games.navegador.player import Player
+from referee.games.navegador.stages import OVER, STAGE_NAMES
 from referee.games.navegador.views import NavegadorView, PlayerView, RegionView
 
 if TYPE_CHECKING:
@@ -40,77 +42,117 @@ def _region_rows(
     )
 
 
+def _player_view(p: Player) -> PlayerView:
+    """The :class:`PlayerView` of ``p``, memoised on the player (shared by the views of
+    consecutive decisions while these holdings stay as they are: only the seat to move
+    changes at a decision).  The memo keys on every field, with copies of the lists,
+    which change in place."""
+    key = (
+        p.money,
+        p.workers,
+        p.wild,
+        p.explorers,
+        p.shipyards,
+        p.churches,
+        p.king_col,
+        p.has_king,
+        p.stone,
+        p.turns,
+        p.ships,
+        p.colonies,
+        p.factories,
+        p.privileges,
+    )
+    memo = p._view_memo
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    ships, colonies, factories, privileges = (
+        p.ships[:],
+        p.colonies[:],
+        p.factories[:],
+        p.privileges[:],
+    )
+    view = PlayerView(
+        p.money,
+        p.workers,
+        ships,
+        colonies,
+        factories,
+        p.wild,
+        p.shipyards,
+        p.churches,
+        p.explorers,
+        privileges,
+        p.king_col,
+        p.has_king,
+        p.stone,
+        p.turns,
+        p.score(),
+    )
+    p._view_memo = ((*key[:10], ships[:], colonies[:], factories[:], privileges[:]), view)
+    return view
+
+
+def _region_views(state: NavegadorState) -> list[RegionView]:
+    """A fresh list of the :class:`RegionView` records, which are memoised on the state
+    (keyed on the explored mask and copies of the face-up tiles) and shared by views
+    until a colony is founded or a region explored."""
+    memo = state._regions_memo
+    if memo is None or memo[0] != state.explored or memo[1] != state.tiles:
+        regions = [
+            RegionView(name, good, explored, tiles, hidden, double_loss)
+            for (name, good, explored, hidden, double_loss), tiles in zip(
+                _region_rows(state.explored, state.double_loss),
+                map(list.copy, state.tiles),
+                strict=True,
+            )
+        ]
+        memo = state._regions_memo = (state.explored, [t[:] for t in state.tiles], regions)
+    return memo[2][:]
+
+
 def make_view(state: NavegadorState, seat: int) -> NavegadorView:
-    """The view of ``seat`` (-1 for an observer); raises nothing."""
-    players = [
-        PlayerView(
-            money=p.money,
-            workers=p.workers,
-            ships=p.ships[:],
-            colonies=p.colonies[:],
-            factories=p.factories[:],
-            wild=p.wild,
-            shipyards=p.shipyards,
-            churches=p.churches,
-            explorers=p.explorers,
-            privileges=p.privileges[:],
-            king_col=p.king_col,
-            has_king=p.has_king,
-            stone=p.stone,
-            turns=p.turns,
-            score=p.score(),
-        )
-        for p in state.players
-    ]
-    regions = [
-        RegionView(
-            name=name,
-            good=good,
-            explored=explored,
-            tiles=tiles,
-            hidden=hidden,
-            double_loss=double_loss,
-        )
-        for (name, good, explored, hidden, double_loss), tiles in zip(
-            _region_rows(state.explored, state.double_loss),
-            map(list.copy, state.tiles),
-            strict=True,
-        )
-    ]
+    """The view of ``seat`` (-1 for an observer); raises nothing.
+
+    The view and its lists are fresh, but the region and player records are shared
+    with earlier views of the same match while they are unchanged: treat a view as a
+    read-only snapshot (``from_view`` copies what it keeps).  Structs are built
+    positionally, in the order their fields are declared in :mod:`.views`.
+    """
     reveal = state.reveal
-    stage = "reveal" if reveal >= 0 else STAGE_NAMES[state.stage]
+    stage = state.stage
     return NavegadorView(
-        seat=seat,
-        seats=state.seats,
-        to_move=state.to_move(),
-        current=state.current,
-        reveal=reveal,
-        phase=state.phase,
-        phase_pending=state.phase_pending,
-        market=state.market[:],
-        regions=regions,
-        gallery=state.gallery[:],
-        gallery_box=state.gallery_box[:],
-        display=state.display[:],
-        display_taken=state.display_taken[:],
-        unseen=[u[:] for u in state.unseen],
-        players=players,
-        card_holder=state.card_holder,
-        card_marker=state.card_marker,
-        end_seat=state.end_seat,
-        end_turns=state.end_turns,
-        stage=stage,
-        card_sailing=state.card_sailing,
-        ships_owed=state.ships_owed,
-        movers=[[r, left] for r, lefts in enumerate(state.movers) for left in lefts],
-        explored_now=state.explored_now,
-        expedition=state.expedition,
-        expedition_ships=state.expedition_ships,
-        founded=state.founded[:],
-        goods_used=state.goods_used[:],
-        wild_used=state.wild_used,
-        workers_used=state.workers_used,
-        options=state.options,
+        seat,
+        state.seats,
+        TERMINAL if stage == OVER else CHANCE if reveal >= 0 else state.current,
+        state.current,
+        reveal,
+        state.phase,
+        state.phase_pending,
+        state.market[:],
+        _region_views(state),
+        state.gallery[:],
+        state.gallery_box[:],
+        state.display[:],
+        state.display_taken[:],
+        [u[:] for u in state.unseen],
+        [_player_view(p) for p in state.players],
+        state.card_holder,
+        state.card_marker,
+        state.end_seat,
+        state.end_turns,
+        "reveal" if reveal >= 0 else STAGE_NAMES[stage],
+        state.card_sailing,
+        state.ships_owed,
+        [[r, left] for r, lefts in enumerate(state.movers) for left in lefts],
+        state.explored_now,
+        state.expedition,
+        state.expedition_ships,
+        state.founded[:],
+        state.goods_used[:],
+        state.wild_used,
+        state.workers_used,
+        state.options,
     )
 
 

@@ -52,7 +52,7 @@ from referee.games.navegador.stages import (
 from referee.games.navegador.stages import (
     STAGE_NAMES as STAGE_NAMES,
 )
-from referee.games.navegador.views import NavegadorOptions
+from referee.games.navegador.views import NavegadorOptions, RegionView
 
 REGION_INDEX = {name: i for i, name in enumerate(data.REGIONS)}
 GOOD_INDEX = {name: i for i, name in enumerate(data.GOODS)}
@@ -117,6 +117,8 @@ class NavegadorState(State):
         self.wild_used = 0
         self.workers_used = 0
         self._legal: list[Any] | None = None
+        self._regions_memo: tuple[int, list[list[int]], list[RegionView]] | None = None
+        """Region records of the last view and their key (see :mod:`.snapshot`)."""
 
     # ------------------------------------------------------------------ copying
 
@@ -155,6 +157,7 @@ class NavegadorState(State):
         other.wild_used = self.wild_used
         other.workers_used = self.workers_used
         other._legal = self._legal
+        other._regions_memo = self._regions_memo
         return other
 
     # ------------------------------------------------------------------ node kind

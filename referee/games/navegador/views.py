@@ -1,4 +1,10 @@
-"""Navegador options and the per-seat view (everything in it is public information)."""
+"""Navegador options and the per-seat view (everything in it is public information).
+
+The view structs also take their fields positionally, in declaration order: that is how
+:func:`~referee.games.navegador.snapshot.make_view` builds them at every decision (msgspec
+matches keyword arguments one by one; for the 31-field view a keyword call costs over
+ten times a positional one).  Keep the order in ``make_view`` in step with the fields.
+"""
 
 from __future__ import annotations
 
@@ -25,7 +31,7 @@ class NavegadorOptions(Options, kw_only=True, forbid_unknown_fields=True):
     max_rounds: Annotated[int, msgspec.Meta(ge=0)] = 0
 
 
-class PlayerView(msgspec.Struct, kw_only=True):
+class PlayerView(msgspec.Struct):
     """One player's public holdings.
 
     ``money`` Cruzados; ``ships`` own ships per region (index as ``regions``);
@@ -53,7 +59,7 @@ class PlayerView(msgspec.Struct, kw_only=True):
     score: int
 
 
-class RegionView(msgspec.Struct, kw_only=True):
+class RegionView(msgspec.Struct):
     """A sea region: ``good`` of its colonies ("" for Portugal), face-up ``tiles``
     (prices still available), ``hidden`` face-down tiles (count only), ``double_loss``."""
 
@@ -65,7 +71,7 @@ class RegionView(msgspec.Struct, kw_only=True):
     double_loss: bool
 
 
-class NavegadorView(View, kw_only=True):
+class NavegadorView(View):
     """What a seat sees (Navegador has no private information besides face-down tiles).
 
     Board: ``phase`` 1..3 (``phase_pending`` the phase that starts after the current
