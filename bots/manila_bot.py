@@ -68,6 +68,14 @@ HM_CONTROL = 0.3
 HM_SHARE = 1.0
 """Share of the best purchasable share's margin the office is worth (0.7, 0.8 and 1.5
 were measured against the frozen copy and did no better: docs/bots.md)."""
+PASS_FLOOR = (0.0, 0.0, 0.0)
+"""Least expected net pesos a space must be worth to be taken, by dice rolled so far."""
+CREW_FILL = 0.35
+BOAT_RISE = 0.15
+EXACT_PILOT = True
+PILOT_SHARE = 0.8
+FV_RATE = 0.45
+"""Expected price steps a good climbs per remaining voyage."""
 
 
 def boat_odds(pos: int, rolls_left: int) -> tuple[float, float, float]:
@@ -182,7 +190,7 @@ class ManilaBot(Bot):
 
     def final_value(self, view: ManilaView, good: str) -> float:
         """Expected value of one share of ``good`` at the end (pesos)."""
-        step = D.PRICE_TRACK.index(view.prices[good]) + 0.45 * self.remaining_voyages(view)
+        step = D.PRICE_TRACK.index(view.prices[good]) + FV_RATE * self.remaining_voyages(view)
         step = min(float(D.END_PRICE_STEP), step)
         lo = int(step)
         if lo >= D.END_PRICE_STEP:
@@ -230,9 +238,10 @@ class ManilaBot(Bot):
             b = view.cargo.index(spot)
             crew = len(view.crews[b]) + 1
             seats = len(D.SEAT_COSTS[D.GOOD_INDEX[spot]])
-            expected_crew = crew + 0.35 * (seats - crew) * (1 - view.rolls / 3)
+            expected_crew = crew + CREW_FILL * (seats - crew) * (1 - view.rolls / 3)
             pay = D.CARGO_PAYOUT[D.GOOD_INDEX[spot]] / expected_crew
-            return fc.arrive[b] * pay - cost + 0.15 * fc.arrive[b] * self.rise_value(view, spot)
+            rise = BOAT_RISE * fc.arrive[b] * self.rise_value(view, spot)
+            return fc.arrive[b] * pay - cost + rise
         if spot.startswith(("port", "shipyard")):
             return fc.office(spot) - cost
         if spot == "insurance":
@@ -246,11 +255,35 @@ class ManilaBot(Bot):
             )
             avg_pay = sum(D.CARGO_PAYOUT[D.GOOD_INDEX[g]] for g in view.cargo) / 3
             return p13 * avg_pay / pirates * 0.8 - cost
-        if spot == "pilot-small":
-            return (2.5 if view.rolls == 2 else 1.0) - cost
-        if spot == "pilot-large":
+        if spot in ("pilot-small", "pilot-large"):
+            if EXACT_PILOT and view.rolls == 2:
+                return self.pilot_gain(view, fc, spot == "pilot-large") - cost
+            if spot == "pilot-small":
+                return (2.5 if view.rolls == 2 else 1.0) - cost
             return (5.5 if view.rolls == 2 else 2.5) - cost
         return -cost
+
+    def pilot_gain(self, view: ManilaView, fc: Forecast, large: bool) -> float:
+        """Expected pesos a pilot adds to our stake by its best move before roll 3."""
+        base = self.stake(view, fc)
+        sailing = [b for b, d in enumerate(view.destinations) if d == "sea"]
+        moves: list[list[tuple[int, int]]] = [[(b, d)] for b in sailing for d in (-1, 1)]
+        if large:
+            moves += [[(b, d)] for b in sailing for d in (-2, 2)]
+            moves += [
+                [(b, d), (c, e)]
+                for i, b in enumerate(sailing)
+                for c in sailing[i + 1 :]
+                for d in (-1, 1)
+                for e in (-1, 1)
+            ]
+        best = 0.0
+        for move in moves:
+            pos = list(view.positions)
+            for b, d in move:
+                pos[b] += d
+            best = max(best, self.stake(view, Forecast(view, pos)) - base)
+        return PILOT_SHARE * best
 
     def hm_value(self, view: ManilaView) -> float:
         """What the harbour master's office is worth to us this voyage (pesos).
@@ -353,7 +386,7 @@ class ManilaBot(Bot):
     def _place(self, view: ManilaView, legal: list[Any]) -> int:
         fc = Forecast(view)
         costs = dict(self._spot_costs(view))
-        best, choice = (1.0 if self.cautious else 0.0), legal.index(Pass())
+        best, choice = (1.0 if self.cautious else PASS_FLOOR[view.rolls]), legal.index(Pass())
         for i, a in enumerate(legal):
             if isinstance(a, Place):
                 value = self.spot_value(view, fc, a.spot, costs.get(a.spot, 0))
