@@ -5,6 +5,11 @@ of which a view shows only the size.  (Chip VP are public here: every shipment i
 announced, so a player with perfect memory knows them anyway.)  Lists indexed by good
 use the order corn, indigo, sugar, tobacco, coffee; lists indexed by island tile add
 quarry as the sixth entry.  Money in doubloons, scores in VP.
+
+The view structs also take their fields positionally, in declaration order, and
+:func:`make_view` builds them that way at every decision (msgspec matches keyword
+arguments one by one: for the 31-field view a keyword call costs over ten times a
+positional one).  Keep the order in ``make_view`` in step with the fields.
 """
 
 from __future__ import annotations
@@ -15,13 +20,13 @@ import msgspec
 
 from referee.engine import View
 from referee.games.puerto_rico.board import Player
-from referee.games.puerto_rico.data import BUILDINGS, GOOD_NAMES, N_BUILDINGS, ROLE_NAMES
+from referee.games.puerto_rico.data import BUILDINGS, FORTRESS, GOOD_NAMES, ROLE_NAMES
 from referee.games.puerto_rico.options import PuertoRicoOptions
 from referee.games.puerto_rico.phases import NO_ROLE, PHASE_NAMES
 from referee.games.puerto_rico.scoring import player_score
 
 
-class PlayerView(msgspec.Struct, kw_only=True):
+class PlayerView(msgspec.Struct):
     """One player's public board.
 
     ``goods`` barrels by good; ``plantations`` island tiles by kind (5 goods + quarry) and
@@ -43,7 +48,7 @@ class PlayerView(msgspec.Struct, kw_only=True):
     score: int
 
 
-class ShipView(msgspec.Struct, kw_only=True):
+class ShipView(msgspec.Struct):
     """A cargo ship: ``capacity`` barrels, ``good`` on board (``None`` if empty), ``load``."""
 
     capacity: int
@@ -51,7 +56,7 @@ class ShipView(msgspec.Struct, kw_only=True):
     load: int
 
 
-class PuertoRicoView(View, kw_only=True):
+class PuertoRicoView(View):
     """The observation of seat ``seat`` (all public but the stack order).
 
     ``phase`` is one of setup, plantation_draw, hacienda_draw, role, settler, mayor,
@@ -100,34 +105,48 @@ class PuertoRicoView(View, kw_only=True):
     hacienda_used: bool
 
 
+_BUILDING_NAMES = tuple(b.name for b in BUILDINGS)
+
+
 def _player_view(p: Player) -> PlayerView:
-    # The score and the building names are memoised on the board (with copies of the
-    # lists, which change in place): most decisions leave most boards as they were, and
-    # a colonist placed on a plantation leaves the buildings as they were.
+    """The :class:`PlayerView` of ``p``, memoised on the board and shared by the views
+    of later decisions while the board stays as it was (most decisions change one board
+    or none).  The memo keys on every field, with copies of the lists, which change in
+    place.  A board whose buildings did not change keeps its building names, and also
+    its score if its chip VP and island did not change either and it has no occupied
+    fortress (the only score term a placement can change)."""
     bld = p.bld
-    key = (p.vp, p.san_juan, p.pool, bld, p.tiles, p.occ)
+    key = (p.doubloons, p.vp, p.san_juan, p.pool, p.city, p.goods, p.tiles, p.occ, bld)
     memo = p._view_memo
-    if memo and memo[0] == key:
-        score, buildings = memo[1], memo[2]
-    else:
+    names = score = None
+    if memo:
+        old = memo[0]
+        if old == key:
+            view: PlayerView = memo[1]
+            return view
+        if old[8] == bld:
+            names = memo[2]
+            if old[1] == p.vp and old[6] == p.tiles and bld[FORTRESS] <= 0:
+                score = memo[1].score
+    if names is None:
+        names = {name: c for name, c in zip(_BUILDING_NAMES, bld, strict=True) if c >= 0}
+    if score is None:
         score = player_score(p)
-        if memo and memo[0][3] == bld:
-            buildings = memo[2]
-        else:
-            buildings = {BUILDINGS[b].name: bld[b] for b in range(N_BUILDINGS) if bld[b] >= 0}
-        p._view_memo = ((p.vp, p.san_juan, p.pool, bld[:], p.tiles[:], p.occ[:]), score, buildings)
-    return PlayerView(
-        doubloons=p.doubloons,
-        vp=p.vp,
-        goods=p.goods[:],
-        plantations=p.tiles[:],
-        occupied=p.occ[:],
-        buildings=buildings.copy(),
-        san_juan=p.san_juan,
-        unplaced=p.pool,
-        city_spaces=p.city,
-        score=score,
+    goods, tiles, occ = p.goods[:], p.tiles[:], p.occ[:]
+    view = PlayerView(
+        p.doubloons,
+        p.vp,
+        goods,
+        tiles,
+        occ,
+        names.copy(),
+        p.san_juan,
+        p.pool,
+        p.city,
+        score,
     )
+    p._view_memo = ((*key[:5], goods[:], tiles[:], occ[:], bld[:]), view, names)
+    return view
 
 
 _ROLES = tuple(enumerate(ROLE_NAMES))
@@ -150,61 +169,71 @@ def _building_supply(state: Any) -> dict[str, int]:
     supply = state.building_supply
     memo = state.__dict__.get("_supply_memo")
     if memo is None or memo[0] != supply:
-        names = {BUILDINGS[b].name: supply[b] for b in range(N_BUILDINGS)}
+        names = dict(zip(_BUILDING_NAMES, supply, strict=True))
         memo = state._supply_memo = (supply[:], names)
     return memo[1].copy()
 
 
+def _ships(state: Any) -> list[ShipView]:
+    """A fresh list of the cargo ships' records, which are memoised on the state (keyed
+    on copies of the goods and loads aboard) and shared by views while unchanged."""
+    ship_good, ship_load = state.ship_good, state.ship_load
+    memo = state.__dict__.get("_ships_memo")
+    if memo is None or memo[0] != ship_good or memo[1] != ship_load:
+        ships = [
+            ShipView(capacity, GOOD_NAMES[good] if good >= 0 else None, load)
+            for capacity, good, load in zip(state.ship_cap, ship_good, ship_load, strict=True)
+        ]
+        memo = state._ships_memo = (ship_good[:], ship_load[:], ships)
+    return memo[2][:]
+
+
 def make_view(state: Any, seat: int) -> PuertoRicoView:
-    """Build the view of ``seat`` from a :class:`PuertoRicoState`."""
-    players = []
+    """Build the view of ``seat`` from a :class:`PuertoRicoState`.
+
+    The view and its lists and dicts are fresh, but player and ship records are shared
+    with earlier views of the same match while they are unchanged: treat a view as a
+    read-only snapshot (``determinize`` copies what it keeps).  Structs are built
+    positionally, in the order their fields are declared above.
+    """
+    players = state.players
     chips = 0
-    for p in state.players:
-        players.append(_player_view(p))
+    for p in players:
         chips += p.vp
     roles, taken_roles = _roles(state)
-    ship_good = state.ship_good
-    ship_load = state.ship_load
     house = state.house
     kept = state.kept
     produced = state.produced
     return PuertoRicoView(
-        seat=seat,
-        seats=state.seats,
-        options=state.options,
-        phase=PHASE_NAMES[state.phase],
-        round=state.round,
-        governor=state.governor,
-        role=None if state.role == NO_ROLE else ROLE_NAMES[state.role],
-        chooser=state.chooser,
-        order=state.order[:],
-        turn=state.turn,
-        roles=roles,
-        taken_roles=taken_roles,
-        players=players,
-        colonist_supply=state.colonist_supply,
-        colonist_ship=state.colonist_ship,
-        vp_chips_left=max(0, state.vp_pool - chips),
-        goods_supply=state.goods_supply[:],
-        ships=[
-            ShipView(
-                capacity=capacity,
-                good=GOOD_NAMES[ship_good[s]] if ship_good[s] >= 0 else None,
-                load=ship_load[s],
-            )
-            for s, capacity in enumerate(state.ship_cap)
-        ],
-        trading_house=[GOOD_NAMES[g] for g in house] if house else [],
-        face_up=state.face_up[:],
-        plantation_stack=sum(state.stack),
-        plantation_discards=state.discard[:],
-        quarries=state.quarries,
-        building_supply=_building_supply(state),
-        end_triggered=state.end_triggered,
-        captain_bonus_used=state.captain_bonus_used,
-        wharf_used=state.wharf_used[:],
-        idle=state.idle,
-        kept=[GOOD_NAMES[g] for g in kept] if kept else [],
-        produced=[GOOD_NAMES[g] for g in produced] if produced else [],
-        hacienda_used=state.hacienda_used,
+        seat,
+        state.seats,
+        state.options,
+        PHASE_NAMES[state.phase],
+        state.round,
+        state.governor,
+        None if state.role == NO_ROLE else ROLE_NAMES[state.role],
+        state.chooser,
+        state.order[:],
+        state.turn,
+        roles,
+        taken_roles,
+        [_player_view(p) for p in players],
+        state.colonist_supply,
+        state.colonist_ship,
+        max(0, state.vp_pool - chips),
+        state.goods_supply[:],
+        _ships(state),
+        [GOOD_NAMES[g] for g in house] if house else [],
+        state.face_up[:],
+        sum(state.stack),
+        state.discard[:],
+        state.quarries,
+        _building_supply(state),
+        state.end_triggered,
+        state.captain_bonus_used,
+        state.wharf_used[:],
+        state.idle,
+        [GOOD_NAMES[g] for g in kept] if kept else [],
+        [GOOD_NAMES[g] for g in produced] if produced else [],
+        state.hacienda_used,
     )
