@@ -84,8 +84,11 @@ NO_GOOD: Final = -1
 _CIRCLES: Final = tuple(b.circles for b in BUILDINGS)
 """Colonist circles by building index."""
 
-_BUILD_TERMS: Final = tuple((b.cost, b.column, b.large) for b in BUILDINGS)
-"""``(cost, quarry column, large)`` by building index, for the builder's options."""
+_BUILD_TERMS: Final = tuple(
+    (b.cost, b.column, 2 if b.large else 1, A.BUILD_ACTIONS[i]) for i, b in enumerate(BUILDINGS)
+)
+"""``(cost, quarry column, city spaces, Build action)`` by building index, for the
+builder's options."""
 
 _MAX_COLUMN: Final = max(b.column for b in BUILDINGS)
 
@@ -269,18 +272,22 @@ class PuertoRicoState(State):
     def _build_options(self, seat: int) -> list[Any]:
         p = self.players[seat]
         free = CITY_SPACES - p.city
-        out: list[Any] = []
-        supply, bld, doubloons = self.building_supply, p.bld, p.doubloons
+        if free <= 0:
+            return []
+        doubloons = p.doubloons
         quarries = p.occ[QUARRY]
         privilege = 1 if seat == self.chooser else 0
         # As build_cost: printed cost minus privilege and occupied quarries (at most the
-        # building's column), never below 0; the discount by column is worked out once.
+        # building's column), never below 0 (doubloons never are, so the floor at 0 can
+        # be left out of the comparison); the discount by column is worked out once.
         discount = [min(quarries, column) + privilege for column in range(_MAX_COLUMN + 1)]
-        for b, (cost, column, large) in enumerate(_BUILD_TERMS):
-            if supply[b] <= 0 or bld[b] >= 0 or free < (2 if large else 1):
-                continue
-            if max(0, cost - discount[column]) <= doubloons:
-                out.append(A.BUILD_ACTIONS[b])
+        out: list[Any] = [
+            action
+            for (cost, column, spaces, action), left, owned in zip(
+                _BUILD_TERMS, self.building_supply, p.bld, strict=True
+            )
+            if left > 0 and owned < 0 and spaces <= free and cost - discount[column] <= doubloons
+        ]
         if out:
             out.append(A.PASS_ACTION)
         return out
@@ -540,18 +547,24 @@ class PuertoRicoState(State):
 
     def _auto_place(self, p: Player) -> bool:
         """Place colonists that have no choice; True if a decision remains."""
-        free = sum(p.tiles) - sum(p.occ) + p.empty_building_circles()
+        if p.pool == 0:
+            return False
+        occ, tiles = p.occ, p.tiles
+        spots: list[Any] = [A.PLACE_TILE_ACTIONS[k] for k in range(6) if occ[k] < tiles[k]]
+        free = sum(tiles) - sum(occ)
+        for c, circles, action in zip(p.bld, _CIRCLES, A.PLACE_BUILDING_ACTIONS, strict=True):
+            if 0 <= c < circles:
+                spots.append(action)
+                free += circles - c
         if p.pool >= free:
-            p.occ = p.tiles[:]
+            p.occ = tiles[:]
+            bld = p.bld
             for b in range(N_BUILDINGS):
-                if p.bld[b] >= 0:
-                    p.bld[b] = BUILDINGS[b].circles
+                if bld[b] >= 0:
+                    bld[b] = _CIRCLES[b]
             p.san_juan += p.pool - free
             p.pool = 0
             return False
-        if p.pool == 0:
-            return False
-        spots = self._place_options(p)
         if len(spots) == 1:
             while p.pool:
                 self._put(p, spots[0].spot)
