@@ -74,6 +74,8 @@ CREW_FILL = 0.35
 BOAT_RISE = 0.15
 EXACT_PILOT = True
 PILOT_SHARE = 0.8
+EXACT_PIRATE = True
+PIRATE_SHARE = 1.0
 FV_RATE = 0.45
 """Expected price steps a good climbs per remaining voyage."""
 
@@ -254,7 +256,14 @@ class ManilaBot(Bot):
                 if view.destinations[b] == "sea"
             )
             avg_pay = sum(D.CARGO_PAYOUT[D.GOOD_INDEX[g]] for g in view.cargo) / 3
-            return p13 * avg_pay / pirates * 0.8 - cost
+            if not EXACT_PIRATE:
+                return p13 * avg_pay / pirates * 0.8 - cost
+            loot = sum(
+                boat_odds(view.positions[b], 3 - view.rolls)[1] * D.CARGO_PAYOUT[D.GOOD_INDEX[g]]
+                for b, g in enumerate(view.cargo)
+                if view.destinations[b] == "sea"
+            )
+            return loot / pirates * PIRATE_SHARE - cost
         if spot in ("pilot-small", "pilot-large"):
             if EXACT_PILOT and view.rolls == 2:
                 return self.pilot_gain(view, fc, spot == "pilot-large") - cost
