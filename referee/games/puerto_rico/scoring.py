@@ -54,14 +54,14 @@ def city_hall_bonus(bld: Sequence[int]) -> int:
     return sum(1 for b in VIOLET_BUILDINGS if bld[b] >= 0)
 
 
-_BUILDING_VP = tuple(b.vp for b in BUILDINGS)
+BUILDING_VP = tuple(b.vp for b in BUILDINGS)
 """Printed VP by building index."""
 
 
 def player_score(p: Player) -> int:
     """Total VP of one player's board."""
     bld = p.bld
-    total = p.vp + sum([vp for vp, c in zip(_BUILDING_VP, bld, strict=True) if c >= 0])
+    total = p.vp + sum([vp for vp, c in zip(BUILDING_VP, bld, strict=True) if c >= 0])
     if bld[GUILD_HALL] > 0:
         total += guild_hall_bonus(bld)
     if bld[RESIDENCE] > 0:

@@ -20,9 +20,19 @@ import msgspec
 
 from referee.engine import View
 from referee.games.puerto_rico.board import Player
-from referee.games.puerto_rico.data import BUILDINGS, FORTRESS, GOOD_NAMES, ROLE_NAMES
+from referee.games.puerto_rico.data import (
+    BUILDINGS,
+    CITY_HALL,
+    CUSTOMS_HOUSE,
+    FORTRESS,
+    GOOD_NAMES,
+    GUILD_HALL,
+    RESIDENCE,
+    ROLE_NAMES,
+)
 from referee.games.puerto_rico.options import PuertoRicoOptions
 from referee.games.puerto_rico.phases import NO_ROLE, PHASE_NAMES
+from referee.games.puerto_rico.scoring import BUILDING_VP as _BUILDING_VP
 from referee.games.puerto_rico.scoring import player_score
 
 
@@ -112,26 +122,38 @@ def _player_view(p: Player) -> PlayerView:
     """The :class:`PlayerView` of ``p``, memoised on the board and shared by the views
     of later decisions while the board stays as it was (most decisions change one board
     or none).  The memo keys on every field, with copies of the lists, which change in
-    place.  A board whose buildings did not change keeps its building names, and also
-    its score if its chip VP and island did not change either and it has no occupied
-    fortress (the only score term a placement can change)."""
+    place.  A board whose buildings did not change keeps its building names, one that
+    owns the same buildings keeps their printed VP, and the score is only worked out in
+    full (:func:`player_score`) when a large building is occupied."""
     bld = p.bld
     key = (p.doubloons, p.vp, p.san_juan, p.pool, p.city, p.goods, p.tiles, p.occ, bld)
     memo = p._view_memo
-    names = score = None
+    building_vp = None
     if memo:
         old = memo[0]
         if old == key:
             view: PlayerView = memo[1]
             return view
         if old[8] == bld:
-            names = memo[2]
-            if old[1] == p.vp and old[6] == p.tiles and bld[FORTRESS] <= 0:
-                score = memo[1].score
-    if names is None:
+            names, building_vp = memo[2], memo[3]
+        else:
+            names = {name: c for name, c in zip(_BUILDING_NAMES, bld, strict=True) if c >= 0}
+            if names.keys() == memo[2].keys():
+                building_vp = memo[3]
+    else:
         names = {name: c for name, c in zip(_BUILDING_NAMES, bld, strict=True) if c >= 0}
-    if score is None:
+    if building_vp is None:
+        building_vp = sum([vp for vp, c in zip(_BUILDING_VP, bld, strict=True) if c >= 0])
+    if (
+        bld[GUILD_HALL] > 0
+        or bld[RESIDENCE] > 0
+        or bld[FORTRESS] > 0
+        or bld[CUSTOMS_HOUSE] > 0
+        or bld[CITY_HALL] > 0
+    ):
         score = player_score(p)
+    else:
+        score = p.vp + building_vp
     goods, tiles, occ = p.goods[:], p.tiles[:], p.occ[:]
     view = PlayerView(
         p.doubloons,
@@ -145,7 +167,12 @@ def _player_view(p: Player) -> PlayerView:
         p.city,
         score,
     )
-    p._view_memo = ((*key[:5], goods[:], tiles[:], occ[:], bld[:]), view, names)
+    p._view_memo = (
+        (p.doubloons, p.vp, p.san_juan, p.pool, p.city, goods[:], tiles[:], occ[:], bld[:]),
+        view,
+        names,
+        building_vp,
+    )
     return view
 
 
