@@ -111,10 +111,13 @@ def find_decisive(
     determinize: Any,
     options: Any = None,
     consider: Any = None,
+    policy: Any = None,
 ) -> tuple[int, Decisive] | None:
-    """The first decisive position met in seeded random games (game ``n`` is played
-    from ``random.Random(n)``), with the number of its game; ``None`` if none.  Only
-    the last 60 decisions of each game are examined."""
+    """The first decisive position met in seeded games (game ``n`` is played from
+    ``random.Random(n)``), with the number of its game; ``None`` if none.  Only the
+    last 60 decisions of each game are examined.  The games are played at random, or
+    by ``policy(state, rng) -> action`` when given (e.g. a heuristic bot, for games
+    where random play never builds up anything worth winning)."""
     for number in games:
         rng = random.Random(number)
         state = game.new_game(seats, options)
@@ -127,9 +130,92 @@ def find_decisive(
             if len(trail) > 60:
                 trail.pop(0)
             legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+            if policy is not None:
+                state.apply_action(policy(state, rng))
+            else:
+                state.apply_action(legal[rng.randrange(len(legal))])
         for candidate in reversed(trail):
             found = classify(game, candidate, determinize, rng, consider)
             if found is not None:
                 return number, found
+    return None
+
+
+def _every_ending(state: State, seat: int, limit: int = 20_000) -> set[bool] | None:
+    """Whether ``seat`` finishes first, over *every* sequence of decisions (all seats)
+    from ``state`` to the end; ``None`` if chance intervenes or the tree has more than
+    ``limit`` nodes."""
+    seen: set[bool] = set()
+    stack = [state]
+    nodes = 0
+    while stack:
+        node = stack.pop()
+        who = node.to_move()
+        if who == TERMINAL:
+            seen.add(node.ranks()[seat] == 1)
+            continue
+        nodes += 1
+        if who == CHANCE or nodes > limit:
+            return None
+        for action in node.legal_actions():
+            child = node.clone()
+            child.apply_action(action)
+            stack.append(child)
+    return seen
+
+
+def roads_and_boats_last_brick(
+    seats: int = 2, games: range | list[int] = range(40)
+) -> Decisive | None:
+    """A hand-built Roads & Boats decisive position: the wonder stage of the last
+    turn, the mover choosing between ``Brick`` and ``Done``.
+
+    Seeded random play (game ``n`` from ``random.Random(n)``) gives a position where a
+    seat may buy a brick; its wonder is then replaced by one brick short of the end
+    mark (rules p19: the game ends after the wonder phase in which the wonder reaches
+    the mark, and every row of 10 points is split by the player bricks in it), with
+    brick owners chosen so that the seat trails by less than one brick's worth.  The
+    position is kept only if *every* continuation (all seats' decisions, checked
+    exhaustively) puts the mover first after ``Brick`` and never after ``Done``."""
+    from referee.games import get_game
+    from referee.games.roads_and_boats import data as D
+    from referee.games.roads_and_boats.state import WONDER
+
+    game = get_game("roads-and-boats")
+    for number in games:
+        rng = random.Random(number)
+        state: Any = game.new_game(seats)
+        while (who := state.to_move()) != TERMINAL:
+            if who == CHANCE:
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            names = [type(a).__name__ for a in legal]
+            if state.stage == WONDER and names == ["Brick", "Done"] and state.turn >= 3:
+                found = _last_brick(state, who, D.END_MARK[seats])
+                if found is not None:
+                    return found
+            state.apply_action(legal[rng.randrange(len(legal))])
+    return None
+
+
+def _last_brick(state: Any, seat: int, mark: int) -> Decisive | None:
+    """``state`` with its wonder rebuilt one brick short of ``mark`` so that ``Brick``
+    wins and ``Done`` loses for ``seat``, or ``None`` if no owner pattern tried does."""
+    seats = state.seats
+    base = [(i % (seats + 1)) - 1 for i in range(mark - 1)]  # -1 = neutral brick
+    for flip in range(len(base)):
+        for owner in range(-1, seats):
+            wonder = base[:]
+            wonder[flip] = owner
+            trial = state.clone()
+            trial.wonder = wonder
+            legal = trial.legal_actions()
+            outcomes = []
+            for action in legal:
+                child = trial.clone()
+                child.apply_action(action)
+                outcomes.append(_every_ending(child, seat))
+            if outcomes == [{True}, {False}]:
+                return Decisive(trial, seat, trial.view(seat), legal, [0])
     return None

@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "bots"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from arena import play  # noqa: E402
-from positions import find_decisive  # noqa: E402
+from positions import find_decisive, roads_and_boats_last_brick  # noqa: E402
 from search_bot import ManilaAdapter, SearchBot, rewards  # noqa: E402
 
 from referee.engine import TERMINAL  # noqa: E402
@@ -29,10 +29,13 @@ from referee.games.manila import actions as MA  # noqa: E402
 GAMES = ["manila", "puerto-rico", "navegador", "roads-and-boats"]
 
 
-def seated(name: str, seat: int, seats: int, iterations: int, seed: int = 0) -> SearchBot:
-    """A search bot set up in-process as ``start`` would set it up."""
+def seated(
+    name: str, seat: int, seats: int, iterations: int, seed: int = 0, guide: bool = True
+) -> SearchBot:
+    """A search bot set up in-process as ``start`` would set it up (``guide=False``:
+    pure search, so the test checks the search and not the heuristic)."""
     game = get_game(name)
-    bot = SearchBot(iterations=iterations, seed=seed)
+    bot = SearchBot(iterations=iterations, seed=seed, guide=guide)
     bot.game, bot.seat, bot.seats = game, seat, seats
     bot.options = game.parse_options({})
     bot.start = {"type": "start", "game": name, "seat": seat, "seats": seats}
@@ -83,19 +86,40 @@ def not_finance(legal: list[Any]) -> list[Any]:
         ("puerto-rico", 3, 72),
         ("puerto-rico", 4, 87),
         ("puerto-rico", 4, 101),
+        ("navegador", 2, 12),
+        ("navegador", 2, 207),
+        ("navegador", 2, 507),
     ],
 )
-def test_search_finds_the_move_that_wins_at_once(name: str, seats: int, number: int) -> None:
+@pytest.mark.parametrize("guide", [True, False], ids=["guided", "pure"])
+def test_search_finds_the_move_that_wins_at_once(
+    name: str, seats: int, number: int, guide: bool
+) -> None:
     """Decisive last decisions of seeded random games (``positions.py``; the game
-    numbers were found by scanning): the search must pick a winning action."""
+    numbers were found by scanning): the search must pick a winning action, both as
+    shipped (guided by the heuristic) and as pure search."""
     game = get_game(name)
     consider = not_finance if name == "manila" else None
     found = find_decisive(game, seats, [number], determinizer(name), consider=consider)
     assert found is not None, "the engine changed: rescan with positions.find_decisive"
     _number, position = found
-    bot = seated(name, position.seat, seats, iterations=150)
+    bot = seated(name, position.seat, seats, iterations=150, guide=guide)
     index = bot.choose(position.view, list(position.legal), [])
     assert index in position.winning, (position.legal[index], position.winning)
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("guide", [True, False], ids=["guided", "pure"])
+def test_search_buys_the_last_wonder_brick_that_wins(seats: int, guide: bool) -> None:
+    """Roads & Boats, hand-built (``positions.roads_and_boats_last_brick``): one brick
+    short of the wonder's end mark, buying it wins and passing loses whatever anyone
+    does next.  The search must buy it."""
+    position = roads_and_boats_last_brick(seats)
+    assert position is not None, "the engine changed: no such position in 40 games"
+    assert [type(a).__name__ for a in position.legal] == ["Brick", "Done"]
+    bot = seated("roads-and-boats", position.seat, seats, iterations=100, guide=guide)
+    index = bot.choose(position.view, list(position.legal), [])
+    assert index in position.winning, position.legal[index]
 
 
 def test_search_is_deterministic_with_fixed_iterations() -> None:
