@@ -16,8 +16,7 @@ from referee.games.puerto_rico.state import PuertoRicoState
 def _fresh_view(state: PuertoRicoState, seat: int) -> object:
     """The view of ``seat`` from a clone whose memos are all dropped."""
     bare = state.clone()
-    for name in ("_roles_memo", "_supply_memo", "_ships_memo"):
-        bare.__dict__.pop(name, None)
+    bare._roles_memo = bare._supply_memo = bare._ships_memo = None
     for player in bare.players:
         player._view_memo = ()
     return msgspec.to_builtins(bare.view(seat))

@@ -141,6 +141,10 @@ class PuertoRicoState(State):
         self.idle = 0
         self.kept: list[int] = []
         self._legal: list[Any] | None = None
+        # What views memoise (see :mod:`.view`); not part of the state.
+        self._roles_memo: tuple[Any, ...] | None = None
+        self._supply_memo: tuple[Any, ...] | None = None
+        self._ships_memo: tuple[Any, ...] | None = None
 
     # ------------------------------------------------------------------ basics
 

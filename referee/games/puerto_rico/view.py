@@ -180,53 +180,70 @@ _ROLES = tuple(enumerate(ROLE_NAMES))
 
 
 def _roles(state: Any) -> tuple[dict[str, int], list[str]]:
-    """Fresh ``(roles on offer -> doubloons, taken role names)``, memoised on the state's
-    role lists (they change once per role choice, views are built at every decision)."""
+    """``(roles on offer -> doubloons, taken role names)``, memoised on the state's role
+    lists (they change once per role choice, views are built at every decision)."""
     in_play, taken, coins = state.role_in_play, state.role_taken, state.role_coins
-    memo = state.__dict__.get("_roles_memo")
-    if memo is None or memo[0] != (in_play, taken, coins):
+    memo = state._roles_memo
+    if memo is None or memo[0] != taken or memo[1] != coins or memo[2] != in_play:
         offer = {name: coins[r] for r, name in _ROLES if in_play[r] and not taken[r]}
         names = [name for r, name in _ROLES if taken[r]]
-        memo = state._roles_memo = ((in_play[:], taken[:], coins[:]), offer, names)
-    return memo[1].copy(), memo[2][:]
+        memo = state._roles_memo = (taken[:], coins[:], in_play[:], offer, names)
+    return memo[3], memo[4]
 
 
 def _building_supply(state: Any) -> dict[str, int]:
-    """Fresh building name -> copies left, memoised on the state's supply list."""
+    """Building name -> copies left, memoised on the state's supply list."""
     supply = state.building_supply
-    memo = state.__dict__.get("_supply_memo")
+    memo = state._supply_memo
     if memo is None or memo[0] != supply:
-        names = dict(zip(_BUILDING_NAMES, supply, strict=True))
-        memo = state._supply_memo = (supply[:], names)
-    return memo[1].copy()
+        memo = state._supply_memo = (supply[:], dict(zip(_BUILDING_NAMES, supply, strict=True)))
+    names: dict[str, int] = memo[1]
+    return names
 
 
 def _ships(state: Any) -> list[ShipView]:
-    """A fresh list of the cargo ships' records, which are memoised on the state (keyed
-    on copies of the goods and loads aboard) and shared by views while unchanged."""
+    """The cargo ships' records, memoised on the state (keyed on copies of the goods and
+    loads aboard)."""
     ship_good, ship_load = state.ship_good, state.ship_load
-    memo = state.__dict__.get("_ships_memo")
-    if memo is None or memo[0] != ship_good or memo[1] != ship_load:
+    memo = state._ships_memo
+    if memo is None or memo[0] != ship_load or memo[1] != ship_good:
         ships = [
             ShipView(capacity, GOOD_NAMES[good] if good >= 0 else None, load)
             for capacity, good, load in zip(state.ship_cap, ship_good, ship_load, strict=True)
         ]
-        memo = state._ships_memo = (ship_good[:], ship_load[:], ships)
-    return memo[2][:]
+        memo = state._ships_memo = (ship_load[:], ship_good[:], ships)
+    views: list[ShipView] = memo[2]
+    return views
 
 
 def make_view(state: Any, seat: int) -> PuertoRicoView:
     """Build the view of ``seat`` from a :class:`PuertoRicoState`.
 
-    The view and its lists and dicts are fresh, but player and ship records are shared
-    with earlier views of the same match while they are unchanged: treat a view as a
-    read-only snapshot (``determinize`` copies what it keeps).  Structs are built
-    positionally, in the order their fields are declared above.
+    Parts that did not change since an earlier view of the same match (player and
+    ship records, the role, ship and building-supply lists and dicts) are that view's
+    very objects: treat a view as a read-only snapshot (``determinize`` copies what it
+    keeps).  Structs are built positionally, in the order their fields are declared
+    above.
     """
-    players = state.players
     chips = 0
-    for p in players:
+    players = []
+    for p in state.players:
         chips += p.vp
+        memo = p._view_memo
+        if memo and memo[0] == (
+            p.doubloons,
+            p.vp,
+            p.san_juan,
+            p.pool,
+            p.city,
+            p.goods,
+            p.tiles,
+            p.occ,
+            p.bld,
+        ):
+            players.append(memo[1])
+        else:
+            players.append(_player_view(p))
     roles, taken_roles = _roles(state)
     house = state.house
     kept = state.kept
@@ -244,7 +261,7 @@ def make_view(state: Any, seat: int) -> PuertoRicoView:
         state.turn,
         roles,
         taken_roles,
-        [_player_view(p) for p in players],
+        players,
         state.colonist_supply,
         state.colonist_ship,
         max(0, state.vp_pool - chips),
