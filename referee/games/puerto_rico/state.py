@@ -141,6 +141,8 @@ class PuertoRicoState(State):
         self.idle = 0
         self.kept: list[int] = []
         self._legal: list[Any] | None = None
+        self._mayor_spots: tuple[list[Any], int] | None = None
+        """The mayor's options last left by auto-placement and his free spots then."""
         # What views memoise (see :mod:`.view`); not part of the state.
         self._roles_memo: tuple[Any, ...] | None = None
         self._supply_memo: tuple[Any, ...] | None = None
@@ -187,11 +189,16 @@ class PuertoRicoState(State):
 
     def to_move(self) -> int:
         """The seat to move, :data:`CHANCE` or :data:`TERMINAL`."""
-        if self.phase == P_OVER:
+        phase = self.phase
+        if phase == P_OVER:
             return TERMINAL
-        if self.phase <= P_HACIENDA_DRAW:
+        if phase <= P_HACIENDA_DRAW:
             return CHANCE
-        return self.current()
+        if phase == P_ROLE:
+            return (self.governor + self.picks) % self.seats
+        if phase == P_CRAFTSMAN:
+            return self.chooser
+        return self.order[self.turn]
 
     def _order_from(self, seat: int) -> list[int]:
         return [(seat + i) % self.seats for i in range(self.seats)]
@@ -215,9 +222,11 @@ class PuertoRicoState(State):
         phase = self.phase
         if phase == P_ROLE:
             return [
-                A.ROLE_ACTIONS[r]
-                for r in range(len(ROLE_NAMES))
-                if self.role_in_play[r] and not self.role_taken[r]
+                action
+                for action, in_play, taken in zip(
+                    A.ROLE_ACTIONS, self.role_in_play, self.role_taken, strict=True
+                )
+                if in_play and not taken
             ]
         seat = self.current()
         if phase == P_SETTLER:
@@ -372,7 +381,7 @@ class PuertoRicoState(State):
         if kind is A.ChooseRole:
             self._choose_role(seat, ROLE_INDEX[action.role])
         elif kind is A.Place:
-            self._place(self.players[seat], action.spot)
+            self._place(self.players[seat], action, legal)
         elif kind is A.Load:
             self._load(seat, GOOD_INDEX[action.good], action.ship)
         elif kind is A.TakePlantation:
@@ -485,7 +494,9 @@ class PuertoRicoState(State):
 
     def _settler_continue(self) -> None:
         while self.turn < self.seats:
-            if self._settler_options(self.order[self.turn]):
+            options = self._settler_options(self.order[self.turn])
+            if options:
+                self._legal = options  # the seat to move and its legal actions
                 return
             self.turn += 1
             self.hacienda_used = False
@@ -573,8 +584,10 @@ class PuertoRicoState(State):
             while p.pool:
                 self._put(p, spots[0].spot)
             return False
-        # ``p`` is the seat to move and ``spots`` its legal actions: keep them.
+        # ``p`` is the seat to move and ``spots`` its legal actions: keep them, and the
+        # free spots for the next placement (see :meth:`_place`).
         self._legal = spots
+        self._mayor_spots = (spots, free)
         return True
 
     @staticmethod
@@ -586,8 +599,30 @@ class PuertoRicoState(State):
         else:
             p.bld[A_BUILDING_INDEX[spot]] += 1
 
-    def _place(self, p: Player, spot: str) -> None:
+    def _place(self, p: Player, action: A.Place, legal: list[Any]) -> None:
+        """Put one colonist on ``action.spot``; ``legal`` the options it was chosen from.
+
+        When those are the options this state's last auto-placement left (same list
+        object), the next options are worked out from them: one free spot fewer, and the
+        spot used dropped once full.  Otherwise, or when no choice remains, the board
+        is gone through again (:meth:`_auto_place`)."""
+        spot = action.spot
         self._put(p, spot)
+        memo = self._mayor_spots
+        if memo is not None and memo[0] is legal:
+            free = memo[1] - 1
+            if 0 < p.pool < free:
+                tile = A_TILE_INDEX.get(spot)
+                if tile is not None:
+                    full = p.occ[tile] >= p.tiles[tile]
+                else:
+                    building = A_BUILDING_INDEX[spot]
+                    full = p.bld[building] >= _CIRCLES[building]
+                spots = [a for a in legal if a.spot != spot] if full else legal
+                if len(spots) > 1:
+                    self._legal = spots
+                    self._mayor_spots = (spots, free)
+                    return
         if not self._auto_place(p):
             self.turn += 1
             self._mayor_turn_start()
@@ -608,7 +643,9 @@ class PuertoRicoState(State):
 
     def _builder_continue(self) -> None:
         while self.turn < self.seats:
-            if self._build_options(self.order[self.turn]):
+            options = self._build_options(self.order[self.turn])
+            if options:
+                self._legal = options  # the seat to move and its legal actions
                 return
             self.turn += 1
         self._end_role()
@@ -654,7 +691,9 @@ class PuertoRicoState(State):
 
     def _trader_continue(self) -> None:
         while self.turn < self.seats:
-            if self._sell_options(self.order[self.turn]):
+            options = self._sell_options(self.order[self.turn])
+            if options:
+                self._legal = options  # the seat to move and its legal actions
                 return
             self.turn += 1
         if len(self.house) >= TRADING_HOUSE_SIZE:
@@ -722,7 +761,9 @@ class PuertoRicoState(State):
 
     def _captain_continue(self) -> None:
         while self.idle < self.seats:
-            if self._captain_options(self.order[self.turn]):
+            options = self._captain_options(self.order[self.turn])
+            if options:
+                self._legal = options  # the seat to move and its legal actions
                 return
             self.idle += 1
             self.turn = (self.turn + 1) % self.seats
