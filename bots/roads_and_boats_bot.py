@@ -102,6 +102,13 @@ MINES = 3
 """Most mines next to the home (each 3/3 mine is 3 gold = 30 points when carried)."""
 HOME_MINE = True
 """A mine on the home hex when the home is a mountain."""
+MINE_FIRST = False
+"""The first mine before the sawmill (else right after it)."""
+MINE_FIRST_NO_ROCK = True
+"""The first mine before the sawmill when no rock is next to the home (the starting
+stone is then the only stone for a mine)."""
+KEEP_FOR_EARLIER = False
+"""A building at home must not use goods an earlier (unfinished) target still needs."""
 QUARRY_EARLY = True
 """The quarry right after the first mine (stone for the next mines and the roads)."""
 ROADS = True
@@ -109,6 +116,10 @@ ROADS = True
 TAKE_GOLD = True
 """In production, load gold lying where our transporters stand away from home (a mine's
 draw lies loose on its hex, where other players' donkeys could take it)."""
+BREED = False
+"""Send two empty donkeys to an empty pasture next to the home to breed."""
+BREED_TURNS = 3
+"""No breeding when the game is expected to end within this many turns."""
 RESERVE_TARGETS = 1
 """Targets whose cost is kept back from the wonder."""
 
@@ -192,28 +203,37 @@ class Planner:
         out: list[tuple[int, int]] = []
         if D.WOODCUTTER not in own and woods:
             out.append((woods.pop(0), D.WOODCUTTER))
+        home_mine: list[tuple[int, int]] = []
+        first = MINE_FIRST or (MINE_FIRST_NO_ROCK and not sites[D.ROCK] and D.QUARRY not in own)
+        if first and not (hh not in state.buildings and w.hexes[hh].terrain == D.MOUNTAIN):
+            out.extend(mines[:1])
+            mines = mines[1:]
         if hh not in state.buildings:
             terrain = w.hexes[hh].terrain
             if terrain == D.MOUNTAIN and HOME_MINE and room:
-                out.append((home, D.MINE))
+                home_mine.append((home, D.MINE))
             elif terrain == D.WOODS and len(woods) + own.count(D.WOODCUTTER) < 2:
                 out.append((home, D.WOODCUTTER))
             elif terrain != D.DESERT or state.irrigated:
                 out.append((home, D.SAWMILL))
-        home_mine = any(s == home and k == D.MINE for s, k in out) or (
-            hh in state.buildings and state.buildings[hh][0] == D.MINE
-        )
-        if D.SAWMILL not in own and home_mine:
+        mined_home = hh in state.buildings and state.buildings[hh][0] == D.MINE
+        if D.SAWMILL not in own and (home_mine or mined_home):
             spots = []  # the sawmill next door instead: pasture first, never a mountain
+            taken = {q for q, _kind in out} | set(woods[:1])
             for q in neighbours(state, home):
                 j = w.place_hex[q]
                 terrain = w.hexes[j].terrain
                 if j == hh or j in state.buildings or terrain in (D.MOUNTAIN, D.DESERT):
                     continue
+                if q in taken:
+                    continue
                 spare = terrain == D.PASTURE or (terrain == D.ROCK and len(sites[D.ROCK]) > 1)
                 spots.append((0 if spare else 1 if terrain == D.ROCK else 2, q))
             if spots:
                 out.append((min(spots)[1], D.SAWMILL))
+        if home_mine:
+            out[1:1] = home_mine  # right after the first woodcutter
+            mines = mines[: room - 1]
         out.extend(mines[:1])
         if D.QUARRY not in own and sites[D.ROCK] and QUARRY_EARLY:
             out.append((sites[D.ROCK][0], D.QUARRY))
@@ -223,7 +243,12 @@ class Planner:
         if D.QUARRY not in own and sites[D.ROCK] and not QUARRY_EARLY:
             out.append((sites[D.ROCK][0], D.QUARRY))
         made = {D.BUILDINGS[k].output for k in own}
-        counts = state.pool(home, state.presence(self.seat).get(home, []))
+        here = state.presence(self.seat)
+        counts = state.pool(home, here.get(home, []))
+        for t in state.trans.values():  # cargo already on its way counts too
+            if t.owner == self.seat and t.place != home:
+                for g in t.cargo:
+                    counts[g & D.GOOD_MASK] += 1
         return [
             (site, kind)
             for site, kind in out
@@ -297,9 +322,16 @@ class Planner:
         if state.active < 0:
             moves = [a for a in legal if isinstance(a, A.MoveTransporter)]
             land = [a for a in moves if not state.trans[a.transporter].water]
+            site = self._breeding_site(state)
+            stay = self._breeders(state, site)
             for a in land:  # first the ones away from home come back
-                if state.trans[a.transporter].place != home:
+                if state.trans[a.transporter].place != home and a.transporter not in stay:
                     return a
+            if site is not None and len(stay) < 2:  # send donkeys to breed
+                for a in land:
+                    t = state.trans[a.transporter]
+                    if t.kind == D.DONKEY and t.place == home and self._spare_at_home(state, t):
+                        return a
             for a in land:
                 t = state.trans[a.transporter]
                 others = sum(
@@ -317,8 +349,66 @@ class Planner:
             return self._at_home(state, t, legal)
         return self._away(state, t, legal)
 
+    def _breeding_site(self, state: RBState) -> int | None:
+        """A pasture next to the home where two of our donkeys may breed next turn: no
+        building, no goods, no other player's transporter; None when we are at the
+        land transporter limit or the game is about to end."""
+        if not BREED or self._turns_left(state) <= BREED_TURNS:
+            return None
+        land = sum(1 for t in state.trans.values() if t.owner == self.seat and not t.water)
+        if land >= D.MAX_LAND:
+            return None
+        w = state.world
+        home = state.homes[self.seat]
+        hh = w.place_hex[home]
+        for q in neighbours(state, home):
+            h = w.place_hex[q]
+            if h == hh or h in state.buildings or w.hexes[h].terrain != D.PASTURE:
+                continue
+            if any(state.piles.get(a) for a in w.areas[h]):
+                continue
+            if any(
+                w.place_hex[t.place] == h and t.owner != self.seat for t in state.trans.values()
+            ):
+                continue
+            if any(site == q for site, _kind in self._targets(state)):
+                continue
+            return q
+        return None
+
+    def _breeders(self, state: RBState, site: int | None) -> set[int]:
+        """Ids of (at most two) empty donkeys of ours standing on the breeding site."""
+        if site is None:
+            return set()
+        ids = sorted(
+            t.id
+            for t in state.trans.values()
+            if t.owner == self.seat and t.place == site and t.kind == D.DONKEY and not t.cargo
+        )
+        return set(ids[:2])
+
+    def _spare_at_home(self, state: RBState, t: Any) -> bool:
+        """True when another transporter of ours stays at home besides ``t``."""
+        home = state.homes[self.seat]
+        return any(
+            u.owner == self.seat and u.place == home and u is not t and not u.moved
+            for u in state.trans.values()
+        )
+
     def _at_home(self, state: RBState, t: Any, legal: list[Any]) -> Any | None:
         home = state.homes[self.seat]
+        site = self._breeding_site(state)
+        if (
+            site is not None
+            and t.kind == D.DONKEY
+            and len(self._breeders(state, site)) < 2
+            and self._spare_at_home(state, t)
+        ):
+            steps = {a.to: a for a in legal if isinstance(a, A.Step)}
+            if site in steps:
+                if t.cargo:
+                    return A.Unload(D.GOODS[t.cargo[0] & D.GOOD_MASK], home)
+                return steps[site]
         last = self._last_turn(state, END_MARGIN)
         steps = {a.to: a for a in legal if isinstance(a, A.Step)}
         loads = {D.G[a.good]: a for a in legal if isinstance(a, A.Load) and a.place == home}
@@ -356,6 +446,9 @@ class Planner:
 
     def _away(self, state: RBState, t: Any, legal: list[Any]) -> Any | None:
         home = state.homes[self.seat]
+        site = self._breeding_site(state)
+        if site is not None and t.place == site and t.id in self._breeders(state, site):
+            return None  # stay and breed
         loads = [a for a in legal if isinstance(a, A.Load)]
         steps = [a for a in legal if isinstance(a, A.Step)]
         cargo = [g & D.GOOD_MASK for g in t.cargo]
@@ -439,10 +532,21 @@ class Planner:
         w = state.world
         builds = {(a.place, D.B[a.building]): a for a in legal if isinstance(a, A.Build)}
         if self._turns_left(state) > LATE_TURNS:
+            # goods at home still owed to earlier targets are not spent on later ones
+            held = state.pool(home, state.presence(self.seat).get(home, []))
             for site, kind in self._targets(state):
+                cost = D.BUILDINGS[kind].cost
                 action = builds.get((site, kind))
                 if action is not None and (kind != D.MINE or action.mix == "3/3"):
-                    return action
+                    if site != home or not KEEP_FOR_EARLIER:
+                        return action
+                    if all(held[g] >= n for g, n in cost):
+                        return action
+                if KEEP_FOR_EARLIER:
+                    have = state.pool(site, state.presence(self.seat).get(site, []))
+                    for g, n in cost:
+                        owed = n if site == home else max(0, n - have[g])
+                        held[g] -= min(held[g], owed)
         # roads from home to neighbouring producers, with stone to spare
         spare = state.pool(home, state.presence(self.seat).get(home, []))[D.STONE]
         spare -= self._reserve(state)[D.STONE]
