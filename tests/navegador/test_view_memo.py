@@ -1,5 +1,6 @@
-"""Memoised view records: every view equals one built without memos, and a view taken
-earlier still shows its own decision after the match moves on."""
+"""Memoised view records: every view equals one built without memos, its scores equal
+the rulebook sum per column, and a view taken earlier still shows its own decision
+after the match moves on."""
 
 from __future__ import annotations
 
@@ -9,8 +10,19 @@ import msgspec
 import pytest
 
 from referee.engine import CHANCE, TERMINAL
-from referee.games.navegador import GAME
+from referee.games.navegador import GAME, data
+from referee.games.navegador.player import Player
 from referee.games.navegador.state import NavegadorState
+
+
+def _score_by_columns(p: Player) -> int:
+    """The rulebook's scoring spelled out with the per-column helpers."""
+    total = p.workers + p.ships_on_board() + p.money // data.VP_MONEY_UNIT
+    total += sum(p.column_vp(c) * p.items(c) for c in range(len(data.COLUMNS)))
+    king = p.best_king_column() if p.has_king else -1
+    if king >= 0:
+        total += data.PRIVILEGE_VP[king] * p.items(king)
+    return total
 
 
 def _fresh_view(state: NavegadorState, seat: int) -> object:
@@ -36,6 +48,7 @@ def test_memoised_views_match_views_built_from_scratch(seats: int) -> None:
             continue
         view = state.view(seat)
         wire = msgspec.to_builtins(view)
+        assert [pv.score for pv in view.players] == [_score_by_columns(p) for p in state.players]
         assert wire == _fresh_view(state, seat)
         taken.append((view, wire))
         legal = state.legal_actions()

@@ -165,15 +165,7 @@ class Player:
         )
         if key == self._score_key:
             return self._score_value
-        items = self._column_items()
-        filled = self._filled()
-        king = self._best_column(filled, items) if self.has_king else -1
-        total = self.workers + sum(self.ships) + self.money // data.VP_MONEY_UNIT
-        for column, base in enumerate(data.BASE_VP):
-            vp = base + data.PRIVILEGE_VP[column] * filled[column]
-            if column == king:
-                vp += data.PRIVILEGE_VP[column]
-            total += vp * items[column]
+        total = self.score_now()
         # The key keeps copies of the lists: they change in place.
         self._score_key = (
             *key[:8],
@@ -183,4 +175,31 @@ class Player:
             self.privileges[:],
         )
         self._score_value = total
+        return total
+
+    def score_now(self) -> int:
+        """:meth:`score` worked out afresh (no memo): for callers that already know the
+        holdings changed."""
+        privileges = self.privileges
+        king = self.king_col
+        has_king = self.has_king
+        items = (
+            sum(self.colonies),
+            sum(self.factories) + self.wild,
+            self.explorers,
+            self.shipyards,
+            self.churches,
+        )
+        total = self.workers + sum(self.ships) + self.money // data.VP_MONEY_UNIT
+        gain = -1
+        for column in range(5):
+            filled = privileges[column] + (1 if column == king else 0)
+            count = items[column]
+            step = data.PRIVILEGE_VP[column]
+            total += (data.BASE_VP[column] + step * filled) * count
+            # A King in hand goes to the free column where it adds most (leftmost on ties).
+            if has_king and filled < data.PRIVILEGE_SLOTS and step * count > gain:
+                gain = step * count
+        if has_king and gain > 0:
+            total += gain
         return total

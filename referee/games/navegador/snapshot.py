@@ -46,7 +46,8 @@ def _player_view(p: Player) -> PlayerView:
     """The :class:`PlayerView` of ``p``, memoised on the player (shared by the views of
     consecutive decisions while these holdings stay as they are: only the seat to move
     changes at a decision).  The memo keys on every field, with copies of the lists,
-    which change in place."""
+    which change in place; the rondel stone and turn count come last, so that a move
+    that changed only those keeps the score without asking :meth:`Player.score`."""
     key = (
         p.money,
         p.workers,
@@ -56,16 +57,20 @@ def _player_view(p: Player) -> PlayerView:
         p.churches,
         p.king_col,
         p.has_king,
-        p.stone,
-        p.turns,
         p.ships,
         p.colonies,
         p.factories,
         p.privileges,
+        p.stone,
+        p.turns,
     )
     memo = p._view_memo
-    if memo is not None and memo[0] == key:
-        return memo[1]
+    if memo is not None:
+        if memo[0] == key:
+            return memo[1]
+        score = memo[1].score if memo[0][:12] == key[:12] else p.score_now()
+    else:
+        score = p.score()
     ships, colonies, factories, privileges = (
         p.ships[:],
         p.colonies[:],
@@ -87,10 +92,24 @@ def _player_view(p: Player) -> PlayerView:
         p.has_king,
         p.stone,
         p.turns,
-        p.score(),
+        score,
     )
-    p._view_memo = ((*key[:10], ships[:], colonies[:], factories[:], privileges[:]), view)
+    p._view_memo = (
+        (*key[:8], ships[:], colonies[:], factories[:], privileges[:], p.stone, p.turns),
+        view,
+    )
     return view
+
+
+def _movers(state: NavegadorState) -> list[list[int]]:
+    """The ``[region, borders left]`` pairs of ships that may still sail, memoised on the
+    state (keyed on a copy of its ranges by region; they only change while sailing)."""
+    movers = state.movers
+    memo = state._movers_memo
+    if memo is None or memo[0] != movers:
+        pairs = [[r, left] for r, lefts in enumerate(movers) for left in lefts]
+        memo = state._movers_memo = ([m[:] for m in movers], pairs)
+    return memo[1][:]
 
 
 def _region_views(state: NavegadorState) -> list[RegionView]:
@@ -114,8 +133,8 @@ def _region_views(state: NavegadorState) -> list[RegionView]:
 def make_view(state: NavegadorState, seat: int) -> NavegadorView:
     """The view of ``seat`` (-1 for an observer); raises nothing.
 
-    The view and its lists are fresh, but the region and player records are shared
-    with earlier views of the same match while they are unchanged: treat a view as a
+    The view and its lists are fresh, but the region and player records and the
+    movers' pairs are shared with earlier views of the same match while unchanged: treat a view as a
     read-only snapshot (``from_view`` copies what it keeps).  Structs are built
     positionally, in the order their fields are declared in :mod:`.views`.
     """
@@ -144,7 +163,7 @@ def make_view(state: NavegadorState, seat: int) -> NavegadorView:
         "reveal" if reveal >= 0 else STAGE_NAMES[stage],
         state.card_sailing,
         state.ships_owed,
-        [[r, left] for r, lefts in enumerate(state.movers) for left in lefts],
+        _movers(state),
         state.explored_now,
         state.expedition,
         state.expedition_ships,

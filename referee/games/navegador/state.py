@@ -69,6 +69,27 @@ _PRIVILEGE_ACTIONS = tuple(TakePrivilege(column=name) for name in data.COLUMNS)
 _KING_ACTIONS = tuple(ClaimKing(column=name) for name in data.COLUMNS)
 
 
+_COUNTED: dict[tuple[type, str, int], tuple[Any, ...]] = {}
+
+_STONE_MOVES: dict[tuple[int, int], tuple[Rondel, ...]] = {}
+"""Rondel moves by (stone space, own ships on the map up to the rondel's size)."""
+
+
+def _counted(kind: type, good: str, most: int) -> tuple[Any, ...]:
+    """``kind(count=1) .. kind(count=most)`` (with ``good=good`` for Sell and Process),
+    made once per kind, good and bound: actions are frozen, so the same instances serve
+    every state."""
+    key = (kind, good, most)
+    actions = _COUNTED.get(key)
+    if actions is None:
+        if good:
+            actions = tuple(kind(good=good, count=k) for k in range(1, most + 1))
+        else:
+            actions = tuple(kind(count=k) for k in range(1, most + 1))
+        _COUNTED[key] = actions
+    return actions
+
+
 class NavegadorState(State):
     """A Navegador position for 2-5 seats; seat 0 is the start player.
 
@@ -119,6 +140,8 @@ class NavegadorState(State):
         self._legal: list[Any] | None = None
         self._regions_memo: tuple[int, list[list[int]], list[RegionView]] | None = None
         """Region records of the last view and their key (see :mod:`.snapshot`)."""
+        self._movers_memo: tuple[list[list[int]], list[list[int]]] | None = None
+        """Movers' pairs of the last view and their key (see :mod:`.snapshot`)."""
 
     # ------------------------------------------------------------------ copying
 
@@ -158,6 +181,7 @@ class NavegadorState(State):
         other.workers_used = self.workers_used
         other._legal = self._legal
         other._regions_memo = self._regions_memo
+        other._movers_memo = self._movers_memo
         return other
 
     # ------------------------------------------------------------------ node kind
@@ -205,11 +229,13 @@ class NavegadorState(State):
         if stage == WORKERS:
             limit = max(player.churches, data.MAX_WORKERS - player.workers)
             costs = self._purchase_costs(player.churches, limit)
-            return [Hire(count=k) for k in range(1, limit + 1) if costs[k] <= player.money] + [DONE]
+            hires = _counted(Hire, "", limit)
+            return [hires[k - 1] for k in range(1, limit + 1) if costs[k] <= player.money] + [DONE]
         if stage == SHIPS:
             limit = max(player.shipyards, data.MAX_SHIPS - player.ships_on_board())
             costs = self._purchase_costs(player.shipyards, limit)
-            return [Launch(count=k) for k in range(1, limit + 1) if costs[k] <= player.money] + [
+            launches = _counted(Launch, "", limit)
+            return [launches[k - 1] for k in range(1, limit + 1) if costs[k] <= player.money] + [
                 DONE
             ]
         return self._legal_buildings(player)
@@ -222,11 +248,17 @@ class NavegadorState(State):
         if player.stone < 0:
             out.extend(_RONDEL_ACTIONS)
             return out
-        on_board = player.ships_on_board()
         size = len(data.RONDEL)
-        for steps in range(1, size + 1):
-            if steps - data.FREE_STEPS <= on_board:
-                out.append(_RONDEL_ACTIONS[(player.stone + steps) % size])
+        key = (player.stone, min(sum(player.ships), size))
+        moves = _STONE_MOVES.get(key)
+        if moves is None:
+            stone, on_board = key
+            moves = _STONE_MOVES[key] = tuple(
+                _RONDEL_ACTIONS[(stone + steps) % size]
+                for steps in range(1, size + 1)
+                if steps - data.FREE_STEPS <= on_board
+            )
+        out.extend(moves)
         return out
 
     def _legal_sailing(self) -> list[Any]:
@@ -287,10 +319,8 @@ class NavegadorState(State):
         for g, good in enumerate(data.GOODS):
             if self.goods_used[g]:
                 continue
-            for k in range(1, player.colonies[g] + 1):
-                out.append(Sell(good=good, count=k))
-            for k in range(1, player.factories[g] + wild + 1):
-                out.append(Process(good=good, count=k))
+            out.extend(_counted(Sell, good, player.colonies[g]))
+            out.extend(_counted(Process, good, player.factories[g] + wild))
         out.append(DONE)
         return out
 
