@@ -70,7 +70,7 @@ HM_SHARE = 1.0
 were measured against the frozen copy and did no better: docs/bots.md)."""
 PASS_FLOOR = (0.0, 0.0, 0.0)
 """Least expected net pesos a space must be worth to be taken, by dice rolled so far."""
-CREW_FILL = 0.35
+CREW_FILL = 0.5
 BOAT_RISE = 0.15
 EXACT_PILOT = True
 PILOT_SHARE = 0.8
