@@ -3,12 +3,15 @@
 
 Strategy: every rondel choice (and the Navegador card) is judged by playing the rest of
 its own turn greedily on a copy of the state (``GAME.determinize`` rebuilds it from the
-view) and scoring the result with :func:`evaluate`; inside an action each atomic step is
-taken greedily by the same evaluation, and the action ends once no step improves it.
+view), then its best next turn as if the other seats passed (``LOOKAHEAD``), and scoring
+the result with :func:`evaluate`; the next turn's gain counts half
+(``NEXT_TURN_WEIGHT``).  Inside an action each atomic step is taken greedily by the
+same evaluation, and the action ends once no step improves it.
 
 :func:`evaluate` is the VP the seat would score now plus rough values for what earns
-VP later: money (Cruzados), colonies and factories (market income), workers, ships
-near unexplored waters or beside colony tiles still on offer.
+VP later: money (Cruzados), colonies and factories (market income), shipyards and
+churches (ships and workers at 50), workers, ships near unexplored waters or beside
+colony tiles still on offer.  Once the end is triggered it is the final score alone.
 
 Usage: navegador_bot.py [--seed N]
 """
@@ -27,18 +30,21 @@ from referee.engine import CHANCE
 from referee.games.navegador import GAME, data
 from referee.games.navegador.actions import DONE, USE_CARD
 from referee.games.navegador.sailing import distances
-from referee.games.navegador.state import START, NavegadorState
+from referee.games.navegador.state import OVER, START, NavegadorState
 
-MONEY_STEPS = ((400, 1 / 100), (1000, 1 / 400), (10**9, 1 / 2500))
-"""Worth of Cruzados in hand, in VP per Cruzado, for successive amounts: the first 400
+MONEY_STEPS = ((300, 1 / 100), (700, 1 / 300), (10**9, 1 / 2500))
+"""Worth of Cruzados in hand, in VP per Cruzado, for successive amounts: the first 300
 are spent soon, more than 1,000 is a hoard worth little (it only scores 1 VP per 200
-at the end), so the bot spends it on workers, ships, buildings and privileges.  The
-previous steps (800 at 1/100, 2,200 at 1/300) left ~1,600 Cruzados unspent at the end;
-see docs/bots.md for the measurement against the frozen copy."""
-COLONY_VP = 2.5
+at the end), so the bot spends it on workers, ships, buildings and privileges while
+they are on offer.  See docs/bots/navegador.md for the measurements."""
+COLONY_VP = 3.5
 """Extra value of a colony beyond its printed VP (it sells every Market)."""
-FACTORY_VP = 1.5
+FACTORY_VP = 2.0
 """Extra value of a factory beyond its printed VP (it processes every Market)."""
+SHIPYARD_VP = 1.0
+"""Extra value of a shipyard beyond its printed VP (a ship at 50 per Ships action)."""
+CHURCH_VP = 1.0
+"""Extra value of a church beyond its printed VP (a worker at 50 per Workers action)."""
 WORKER_VP = 0.8
 """Extra value of a worker (colonies, buildings and privileges need them)."""
 SHIP_NEAR_UNEXPLORED = 1.5
@@ -47,7 +53,14 @@ EXPEDITION_SHIPS = 3
 """Only the ships closest to unexplored waters count as explorers-to-be."""
 SHIP_AT_TILES = 1.5
 """Value of a ship in a region with colony tiles still to found (one per tile)."""
+ENDGAME_CHANGE = 1e-5
+"""VP per Cruzado short of a full 200 once the end is triggered (a tie-break only)."""
 EPSILON = 1e-6
+LOOKAHEAD = 2
+"""Own turns looked ahead at every rondel choice (the others are assumed to pass)."""
+NEXT_TURN_WEIGHT = 0.5
+"""Share of the next turn's gain credited to a rondel choice (the others may take the
+buildings, colonies and privileges first)."""
 
 
 def money_value(money: int, ending: bool) -> float:
@@ -65,11 +78,16 @@ def money_value(money: int, ending: bool) -> float:
 def evaluate(state: NavegadorState, seat: int) -> float:
     """Heuristic worth of ``state`` for ``seat`` in VP (higher is better)."""
     player = state.players[seat]
+    if state.end_seat >= 0:
+        # Every seat has at most one turn left: only the final score counts (money in
+        # whole 200s; the remainder breaks ties in favour of keeping Cruzados).
+        return player.score() + (player.money % data.VP_MONEY_UNIT) * ENDGAME_CHANGE
     value = float(player.score() - player.money // data.VP_MONEY_UNIT)
-    value += money_value(player.money, state.end_seat >= 0)
+    value += money_value(player.money, False)
     value += sum(player.colonies) * COLONY_VP
     value += sum(player.factories) * FACTORY_VP
     value += player.workers * WORKER_VP
+    value += player.shipyards * SHIPYARD_VP + player.churches * CHURCH_VP
     table = distances(state.explored)
     unexplored = [r for r in range(len(data.REGIONS)) if not state.is_explored(r)]
     reach: list[int] = []
@@ -138,23 +156,38 @@ class Planner:
                 continue
             state.apply_action(self.greedy_step(state, seat))
 
-    def start_value(self, state: NavegadorState, action: Any, seat: int) -> float:
+    def start_value(self, state: NavegadorState, action: Any, seat: int, depth: int = 1) -> float:
+        """Value of START decision ``action``: the turn is played out greedily, then (with
+        ``depth`` 2 and the game not ending) the seat's best next turn as if the others
+        passed, and the final position is evaluated."""
         copy = state.clone()
+        # After the end trigger every seat has exactly one turn left: this one.
+        last_turn = state.end_seat >= 0
         copy.apply_action(action)
         if action is USE_CARD:
             self.finish_turn(copy, seat, stop_at_start=True)
             if copy.to_move() == seat and copy.stage == START:
-                return self.start_value(copy, self.best_start(copy, seat), seat) + 0.3
+                follow = self.best_start(copy, seat, depth)
+                return self.start_value(copy, follow, seat, depth) + 0.3
             return evaluate(copy, seat)
         self.finish_turn(copy, seat, stop_at_start=True)
+        if depth > 1 and not last_turn and copy.stage != OVER:
+            self.settle(copy, seat)
+            if copy.stage == START and copy.reveal < 0:
+                copy.current = seat
+                copy._legal = None
+                now = evaluate(copy, seat)
+                nxt = self.best_start(copy, seat, depth - 1)
+                later = self.start_value(copy, nxt, seat, depth - 1)
+                return now + NEXT_TURN_WEIGHT * (later - now)
         return evaluate(copy, seat)
 
-    def best_start(self, state: NavegadorState, seat: int) -> Any:
+    def best_start(self, state: NavegadorState, seat: int, depth: int = 1) -> Any:
         """Best START decision: the card (if it pays) or a rondel space."""
         legal = state.legal_actions()
         best, best_value = legal[0], float("-inf")
         for action in legal:
-            value = self.start_value(state, action, seat)
+            value = self.start_value(state, action, seat, depth)
             if value > best_value + EPSILON:
                 best, best_value = action, value
         return best
@@ -166,7 +199,7 @@ class Planner:
         if len(legal) == 1:
             return legal[0]
         if state.stage == START:
-            return self.best_start(state, seat)
+            return self.best_start(state, seat, LOOKAHEAD)
         return self.greedy_step(state, seat)
 
 

@@ -1,0 +1,103 @@
+"""Behaviour tests of the Navegador heuristic bot (``bots/navegador_bot.py``).
+
+Hand-built positions on a fresh 4-seat game; each test runs well under a second.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
+
+from navegador_bot import NavegadorBot, evaluate, money_value
+
+from referee.games.navegador import GAME, data
+from referee.games.navegador.actions import Hire, Launch, Rondel, Scrap
+from referee.games.navegador.state import NavegadorState
+
+SHIPS_SPACE = data.RONDEL.index("ships")
+
+
+def late_game(money: int = 1000) -> NavegadorState:
+    """Phase III, every stone on Sailing, seat 0 to move with ``money`` Cruzados."""
+    state = GAME.new_game(4)
+    for player in state.players:
+        player.stone = 0
+        player.turns = 20
+    state.phase = 3
+    state.players[0].money = money
+    state._legal = None
+    return state
+
+
+def play_own_turn(bot: NavegadorBot, state: NavegadorState) -> list[object]:
+    """Let ``bot`` play seat 0's whole turn; return the actions it took."""
+    taken: list[object] = []
+    while state.to_move() == 0:
+        legal = state.legal_actions()
+        action = legal[bot.choose(state.view(0), legal, [])]
+        taken.append(action)
+        state.apply_action(action)
+    return taken
+
+
+def test_constructible_and_choose_leaves_the_view_alone() -> None:
+    state = GAME.new_game(4)
+    view = state.view(0)
+    before = copy.deepcopy(view)
+    for bot in (NavegadorBot(), NavegadorBot(seed=7)):
+        legal = state.legal_actions()
+        index = bot.choose(view, legal, [])
+        assert 0 <= index < len(legal)
+    assert view == before
+
+
+def test_hoarded_money_is_worth_less_per_cruzado() -> None:
+    assert money_value(0, False) == 0
+    first = money_value(200, False)
+    hoard = money_value(2200, False) - money_value(2000, False)
+    assert first > hoard > 0
+    assert money_value(1000, True) == pytest.approx(1000 / data.VP_MONEY_UNIT)
+
+
+def test_after_the_end_trigger_the_evaluation_is_the_final_score() -> None:
+    state = late_game(money=1130)
+    state.players[0].workers = 6
+    state.end_seat, state.end_turns = 1, 22
+    assert evaluate(state, 0) == pytest.approx(state.players[0].score(), abs=0.01)
+
+
+def test_last_turn_does_not_buy_dear_workers() -> None:
+    """Phase III workers cost 300 (1 VP) while 200 Cruzados already score 1 VP: on the
+    last turn the bot must not turn its money into dear workers (the old evaluation
+    credited each worker with a future it no longer has)."""
+    state = late_game(money=1000)
+    me = state.players[0]
+    me.shipyards, me.ships[data.PORTUGAL], me.workers = 4, 3, 5
+    state.gallery = [0] * len(data.COLUMNS)
+    state.end_seat, state.end_turns = 1, 22
+    before = me.score()
+    taken = play_own_turn(NavegadorBot(seed=1), state)
+    assert not any(isinstance(a, Hire) and a.count > me.churches for a in taken)
+    assert me.score() > before
+
+
+def test_last_turn_launches_the_cheap_shipyard_ships() -> None:
+    """Four shipyards launch four ships at 50 each: +4 VP for 1 VP of money, worth the
+    two ships scrapped to reach the Ships space."""
+    state = late_game(money=1000)
+    me = state.players[0]
+    me.shipyards, me.ships[data.PORTUGAL], me.workers = 4, 3, 5
+    state.gallery = [0] * len(data.COLUMNS)
+    state.end_seat, state.end_turns = 1, 22
+    before = me.score()
+    taken = play_own_turn(NavegadorBot(seed=1), state)
+    assert taken[0] == Rondel(space=SHIPS_SPACE)
+    assert all(isinstance(a, Scrap) for a in taken[1:3])
+    assert taken[3] == Launch(count=4)
+    # +4 ships -2 scrapped, 1,000 -> 800 Cruzados (5 -> 4 VP).
+    assert me.score() == before + 1
