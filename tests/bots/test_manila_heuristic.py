@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
+from pathlib import Path
 
 import msgspec
 
-from bots.manila_bot import Forecast, ManilaBot
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
+
+from manila_bot import Forecast, ManilaBot
+
 from referee.games.manila import GAME
 from referee.games.manila.actions import Bid, Buy, Pass
 from referee.games.manila.state import ManilaState
