@@ -108,7 +108,8 @@ MINE_FIRST_NO_ROCK = True
 """The first mine before the sawmill when no rock is next to the home (the starting
 stone is then the only stone for a mine)."""
 KEEP_FOR_EARLIER = False
-"""A building at home must not use goods an earlier (unfinished) target still needs."""
+"""A building at home must not use goods an earlier (unfinished) target still needs
+(always for targets whose goods are already partly on their site)."""
 QUARRY_EARLY = True
 """The quarry right after the first mine (stone for the next mines and the roads)."""
 ROADS = True
@@ -538,12 +539,13 @@ class Planner:
                 cost = D.BUILDINGS[kind].cost
                 action = builds.get((site, kind))
                 if action is not None and (kind != D.MINE or action.mix == "3/3"):
-                    if site != home or not KEEP_FOR_EARLIER:
+                    if site != home:
                         return action
                     if all(held[g] >= n for g, n in cost):
                         return action
-                if KEEP_FOR_EARLIER:
-                    have = state.pool(site, state.presence(self.seat).get(site, []))
+                have = state.pool(site, state.presence(self.seat).get(site, []))
+                started = site != home and any(have[g] for g, _n in cost)
+                if KEEP_FOR_EARLIER or started:
                     for g, n in cost:
                         owed = n if site == home else max(0, n - have[g])
                         held[g] -= min(held[g], owed)
