@@ -125,6 +125,9 @@ class RBState(State):
             self.step = "homes"
         self.tiles: list[tuple[int, int, str]] = []  # drafted land tiles (map=drafted)
         self.hand: list[str] = []  # drawn tiles the drafter still places
+        # the list the last legal_actions() call returned, until the next apply: lets
+        # apply_action check an action without working the legal actions out again
+        self._legal: list[Any] | None = None
         if world is None:
             drafted = options.map == "drafted"
             self.step = ("setup" if seats > 1 else "deal") if drafted else "map"
@@ -217,6 +220,7 @@ class RBState(State):
     def apply_chance(self, outcome: Any) -> None:
         """Apply a map seed, a temple order or mine draws; raises InvalidChance when
         impossible (a temple order where the map seed is due names the rule change)."""
+        self._legal = None
         if self.step == "map":
             if type(outcome) is not int or not 0 <= outcome < MAP_SEEDS:
                 raise InvalidChance(
@@ -1267,6 +1271,11 @@ class RBState(State):
 
     def legal_actions(self) -> list[Any]:
         """Atomic legal actions of the seat to move (stable order, ``done`` last)."""
+        legal = self._legal_actions()
+        self._legal = legal
+        return legal
+
+    def _legal_actions(self) -> list[Any]:
         seat = self._seat()
         step = self.step
         if step == "homes":
@@ -1327,153 +1336,190 @@ class RBState(State):
     def apply_action(self, action: Any) -> None:
         """Apply one legal action; raises IllegalAction (state unchanged) otherwise."""
         seat = self._seat()
-        if action not in self.legal_actions():
+        legal = self._legal
+        # the list of the last legal_actions() call when no apply came since; worked
+        # out afresh when the action is not in it (the caller may have changed it)
+        if (legal is None or action not in legal) and action not in self._legal_actions():
             raise IllegalAction(f"not legal now: {action!r}")
-        if isinstance(action, A.Step):  # the most frequent kinds first
-            self._apply_step(self.trans[self.active], action.to)
-        elif isinstance(action, A.Load):
-            self._apply_load(self.trans[self.active], GOOD_INDEX[action.good], action.place)
-        elif isinstance(action, A.Unload):
-            self._apply_unload(self.trans[self.active], GOOD_INDEX[action.good], action.place)
-        elif isinstance(action, A.Home):
-            self.homes[seat] = action.place
-            for _ in range(D.START_DONKEYS):
-                self._new_transporter(seat, D.DONKEY, action.place)
-            for good, n in D.START_GOODS:
-                for _ in range(n):
-                    self._drop(action.place, good)
-            self._advance()
-        elif isinstance(action, A.RequestOrder | A.NoRequest):
-            self.requested |= isinstance(action, A.RequestOrder)
-            self._advance()
-        elif isinstance(action, A.Pray | A.CashIn):
-            if isinstance(action, A.CashIn):
-                self.cashed.append(seat)
-            self._advance()
-        elif isinstance(action, A.Position):
-            self.slots[seat] = action.slot
-            self._advance()
-        elif isinstance(action, A.Done):
-            self._advance()
-        elif isinstance(action, A.PlaceTile):
-            self._apply_tile(action)
-        elif isinstance(action, A.Produce):
-            self._apply_produce(seat, action)
-        elif isinstance(action, A.Research):
-            self._apply_research(seat, action)
-        elif isinstance(action, A.Breed):
-            self.breeders.remove([action.place, seat])
+        self._legal = None
+        handler = _HANDLERS.get(type(action))
+        if handler is None:  # pragma: no cover - every legal action has a handler
+            raise IllegalAction(f"unknown action {action!r}")
+        handler(self, seat, action)
+
+    def _do_step(self, seat: int, action: A.Step) -> None:
+        self._apply_step(self.trans[self.active], action.to)
+
+    def _do_load(self, seat: int, action: A.Load) -> None:
+        self._apply_load(self.trans[self.active], GOOD_INDEX[action.good], action.place)
+
+    def _do_unload(self, seat: int, action: A.Unload) -> None:
+        self._apply_unload(self.trans[self.active], GOOD_INDEX[action.good], action.place)
+
+    def _do_home(self, seat: int, action: A.Home) -> None:
+        self.homes[seat] = action.place
+        for _ in range(D.START_DONKEYS):
             self._new_transporter(seat, D.DONKEY, action.place)
-        elif isinstance(action, A.Scrap):
-            t = self.trans.pop(action.transporter)
-            factory = next(
-                p
-                for p in self.reach(t)
-                if (b := self.buildings.get(self.world.place_hex[p])) is not None and b[1] == p
-            )
-            for g in t.cargo:
-                self._drop(factory, g & D.GOOD_MASK)
-            if self.step == "scrap" and not self._over_limit(seat):
-                self.step = "act"
-        elif isinstance(action, A.Take):
-            pile = self.piles[action.place]
-            good = GOOD_INDEX[action.good]
-            i = next(i for i, g in enumerate(pile) if g & D.GOOD_MASK == good)
-            # marked as handled by this seat: it is not set down again this production
-            self.trans[action.transporter].cargo.append(pile.pop(i) | 1 << (seat + D.GOOD_BITS))
-            if not pile:
-                del self.piles[action.place]
-        elif isinstance(action, A.Put):
-            cargo = self.trans[action.transporter].cargo
-            good = GOOD_INDEX[action.good]
-            bit = 1 << (seat + D.GOOD_BITS)
-            i = next(i for i, g in enumerate(cargo) if g & D.GOOD_MASK == good and not g & bit)
-            self._drop(action.place, cargo.pop(i))
-        elif isinstance(action, A.Upgrade):
-            self.buildings[action.hex][0] = D.B[action.building]
-        elif isinstance(action, A.MoveTransporter):
-            t = self.trans[action.transporter]
-            t.moved = True
-            self.active = t.id
-            self.moves_left = D.TRANSPORTERS[t.kind].moves
-            self.steps = 0
-        elif isinstance(action, A.Stop):
-            t = self.trans[self.active]
-            bit = 1 << (seat + D.GOOD_BITS)
-            stay = self._set_down(t)
-            for g in self.herd:
-                self._drop(stay, g | bit)
-            self.herd = []
-            t.cargo = [g | bit for g in t.cargo]  # everything aboard has moved
-            self.active = -1
-            self.refused = []
-        elif isinstance(action, A.Settle):
-            bit = 1 << (seat + D.GOOD_BITS)
-            self._drop(action.place, self.herd.pop() | bit)
-        elif isinstance(action, A.Lead):
-            pile = self.piles[action.place]
-            bit = 1 << (seat + D.GOOD_BITS)
-            i = next(i for i, g in enumerate(pile) if g & D.GOOD_MASK == D.GOOSE and not g & bit)
-            self.herd.append(pile.pop(i))
-            if not pile:
-                del self.piles[action.place]
-        elif isinstance(action, A.Borrow):
+        for good, n in D.START_GOODS:
+            for _ in range(n):
+                self._drop(action.place, good)
+        self._advance()
+
+    def _do_request_order(self, seat: int, action: A.RequestOrder | A.NoRequest) -> None:
+        self.requested |= isinstance(action, A.RequestOrder)
+        self._advance()
+
+    def _do_pray(self, seat: int, action: A.Pray | A.CashIn) -> None:
+        if isinstance(action, A.CashIn):
+            self.cashed.append(seat)
+        self._advance()
+
+    def _do_position(self, seat: int, action: A.Position) -> None:
+        self.slots[seat] = action.slot
+        self._advance()
+
+    def _do_done(self, seat: int, action: A.Done) -> None:
+        self._advance()
+
+    def _do_place_tile(self, seat: int, action: A.PlaceTile) -> None:
+        self._apply_tile(action)
+
+    def _do_produce(self, seat: int, action: A.Produce) -> None:
+        self._apply_produce(seat, action)
+
+    def _do_research(self, seat: int, action: A.Research) -> None:
+        self._apply_research(seat, action)
+
+    def _do_breed(self, seat: int, action: A.Breed) -> None:
+        self.breeders.remove([action.place, seat])
+        self._new_transporter(seat, D.DONKEY, action.place)
+
+    def _do_scrap(self, seat: int, action: A.Scrap) -> None:
+        t = self.trans.pop(action.transporter)
+        factory = next(
+            p
+            for p in self.reach(t)
+            if (b := self.buildings.get(self.world.place_hex[p])) is not None and b[1] == p
+        )
+        for g in t.cargo:
+            self._drop(factory, g & D.GOOD_MASK)
+        if self.step == "scrap" and not self._over_limit(seat):
+            self.step = "act"
+
+    def _do_take(self, seat: int, action: A.Take) -> None:
+        pile = self.piles[action.place]
+        good = GOOD_INDEX[action.good]
+        i = next(i for i, g in enumerate(pile) if g & D.GOOD_MASK == good)
+        # marked as handled by this seat: it is not set down again this production
+        self.trans[action.transporter].cargo.append(pile.pop(i) | 1 << (seat + D.GOOD_BITS))
+        if not pile:
+            del self.piles[action.place]
+
+    def _do_put(self, seat: int, action: A.Put) -> None:
+        cargo = self.trans[action.transporter].cargo
+        good = GOOD_INDEX[action.good]
+        bit = 1 << (seat + D.GOOD_BITS)
+        i = next(i for i, g in enumerate(cargo) if g & D.GOOD_MASK == good and not g & bit)
+        self._drop(action.place, cargo.pop(i))
+
+    def _do_upgrade(self, seat: int, action: A.Upgrade) -> None:
+        self.buildings[action.hex][0] = D.B[action.building]
+
+    def _do_move_transporter(self, seat: int, action: A.MoveTransporter) -> None:
+        t = self.trans[action.transporter]
+        t.moved = True
+        self.active = t.id
+        self.moves_left = D.TRANSPORTERS[t.kind].moves
+        self.steps = 0
+
+    def _do_stop(self, seat: int, action: A.Stop) -> None:
+        t = self.trans[self.active]
+        bit = 1 << (seat + D.GOOD_BITS)
+        stay = self._set_down(t)
+        for g in self.herd:
+            self._drop(stay, g | bit)
+        self.herd = []
+        t.cargo = [g | bit for g in t.cargo]  # everything aboard has moved
+        self.active = -1
+        self.refused = []
+
+    def _do_settle(self, seat: int, action: A.Settle) -> None:
+        bit = 1 << (seat + D.GOOD_BITS)
+        self._drop(action.place, self.herd.pop() | bit)
+
+    def _do_lead(self, seat: int, action: A.Lead) -> None:
+        pile = self.piles[action.place]
+        bit = 1 << (seat + D.GOOD_BITS)
+        i = next(i for i, g in enumerate(pile) if g & D.GOOD_MASK == D.GOOSE and not g & bit)
+        self.herd.append(pile.pop(i))
+        if not pile:
+            del self.piles[action.place]
+
+    def _do_borrow(self, seat: int, action: A.Borrow) -> None:
+        self.offer = action
+        self.step = "consent"
+
+    def _do_give(self, seat: int, action: A.Give | A.Receive | A.Carry) -> None:
+        if self.trans[action.transporter].owner == seat:
+            self._apply_offer(action)
+        else:
             self.offer = action
             self.step = "consent"
-        elif isinstance(action, A.Give | A.Receive | A.Carry):
-            if self.trans[action.transporter].owner == seat:
-                self._apply_offer(action)
-            else:
-                self.offer = action
-                self.step = "consent"
-        elif isinstance(action, A.Agree | A.Refuse):
-            offer = self.offer
-            assert offer is not None
-            self.offer = None
-            self.step = "act"
-            if isinstance(action, A.Refuse):
-                self.refused.append(offer.transporter)
-            elif isinstance(offer, A.Borrow):  # the good is set down for the asker
-                u = self.trans[offer.transporter]
-                good = GOOD_INDEX[offer.good]
-                i = next(i for i, g in enumerate(u.cargo) if g & D.GOOD_MASK == good)
-                self._drop(offer.place, u.cargo.pop(i) & D.GOOD_MASK)
-            else:
-                self._apply_offer(offer)
-        elif isinstance(action, A.Release):
-            u = self.trans[action.transporter]
-            u.carrier = -1
-            u.moved = False
-            u.place = action.to
-        elif isinstance(action, A.Build):
-            self._apply_build(seat, action)
-        elif isinstance(action, A.Road):
-            h = self.world.place_hex[action.place]
-            self._take(action.place, self.presence(seat)[action.place], D.STONE, 1)
-            self.roads.add(self.world.crossing(h, action.side, action.bank))
-        elif isinstance(action, A.Bridge):
-            self._apply_bridge(seat, action)
-        elif isinstance(action, A.Wall | A.Demolish):
-            self._apply_wall(seat, action)
-        elif isinstance(action, A.Shaft):
-            place = self.buildings[action.hex][1]
-            self._pay(place, self.presence(seat)[place], D.SHAFT_COST)
-            gold, iron = D.MINE_MIXES[action.mix]
-            self.bags[action.hex][0] += gold
-            self.bags[action.hex][1] += iron
-        elif isinstance(action, A.Brick):
-            self.paying = self.brick_price()
-        elif isinstance(action, A.Pay):
-            home = self.homes[seat]
-            self._take(home, self.presence(seat)[home], GOOD_INDEX[action.good], 1)
-            self.paying -= 1
-            if not self.paying:
-                self.wonder.append(seat)
-                self.bricks_now += 1
-                if self._wonder_done():
-                    self.step = "over"
-        else:  # pragma: no cover - every legal action is handled above
-            raise IllegalAction(f"unknown action {action!r}")
+
+    def _do_agree(self, seat: int, action: A.Agree | A.Refuse) -> None:
+        offer = self.offer
+        assert offer is not None
+        self.offer = None
+        self.step = "act"
+        if isinstance(action, A.Refuse):
+            self.refused.append(offer.transporter)
+        elif isinstance(offer, A.Borrow):  # the good is set down for the asker
+            u = self.trans[offer.transporter]
+            good = GOOD_INDEX[offer.good]
+            i = next(i for i, g in enumerate(u.cargo) if g & D.GOOD_MASK == good)
+            self._drop(offer.place, u.cargo.pop(i) & D.GOOD_MASK)
+        else:
+            self._apply_offer(offer)
+
+    def _do_release(self, seat: int, action: A.Release) -> None:
+        u = self.trans[action.transporter]
+        u.carrier = -1
+        u.moved = False
+        u.place = action.to
+
+    def _do_build(self, seat: int, action: A.Build) -> None:
+        self._apply_build(seat, action)
+
+    def _do_road(self, seat: int, action: A.Road) -> None:
+        h = self.world.place_hex[action.place]
+        self._take(action.place, self.presence(seat)[action.place], D.STONE, 1)
+        self.roads.add(self.world.crossing(h, action.side, action.bank))
+
+    def _do_bridge(self, seat: int, action: A.Bridge) -> None:
+        self._apply_bridge(seat, action)
+
+    def _do_wall(self, seat: int, action: A.Wall | A.Demolish) -> None:
+        self._apply_wall(seat, action)
+
+    def _do_shaft(self, seat: int, action: A.Shaft) -> None:
+        place = self.buildings[action.hex][1]
+        self._pay(place, self.presence(seat)[place], D.SHAFT_COST)
+        gold, iron = D.MINE_MIXES[action.mix]
+        self.bags[action.hex][0] += gold
+        self.bags[action.hex][1] += iron
+
+    def _do_brick(self, seat: int, action: A.Brick) -> None:
+        self.paying = self.brick_price()
+
+    def _do_pay(self, seat: int, action: A.Pay) -> None:
+        home = self.homes[seat]
+        self._take(home, self.presence(seat)[home], GOOD_INDEX[action.good], 1)
+        self.paying -= 1
+        if not self.paying:
+            self.wonder.append(seat)
+            self.bricks_now += 1
+            if self._wonder_done():
+                self.step = "over"
 
     # ------------------------------------------------------------------ results
 
@@ -1585,6 +1631,48 @@ class RBState(State):
         data = msgspec.to_builtins(self.view(0))
         del data["seat"]
         return data
+
+
+_HANDLERS: dict[type, Any] = {
+    A.Step: RBState._do_step,
+    A.Load: RBState._do_load,
+    A.Unload: RBState._do_unload,
+    A.Home: RBState._do_home,
+    A.RequestOrder: RBState._do_request_order,
+    A.NoRequest: RBState._do_request_order,
+    A.Pray: RBState._do_pray,
+    A.CashIn: RBState._do_pray,
+    A.Position: RBState._do_position,
+    A.Done: RBState._do_done,
+    A.PlaceTile: RBState._do_place_tile,
+    A.Produce: RBState._do_produce,
+    A.Research: RBState._do_research,
+    A.Breed: RBState._do_breed,
+    A.Scrap: RBState._do_scrap,
+    A.Take: RBState._do_take,
+    A.Put: RBState._do_put,
+    A.Upgrade: RBState._do_upgrade,
+    A.MoveTransporter: RBState._do_move_transporter,
+    A.Stop: RBState._do_stop,
+    A.Settle: RBState._do_settle,
+    A.Lead: RBState._do_lead,
+    A.Borrow: RBState._do_borrow,
+    A.Give: RBState._do_give,
+    A.Receive: RBState._do_give,
+    A.Carry: RBState._do_give,
+    A.Agree: RBState._do_agree,
+    A.Refuse: RBState._do_agree,
+    A.Release: RBState._do_release,
+    A.Build: RBState._do_build,
+    A.Road: RBState._do_road,
+    A.Bridge: RBState._do_bridge,
+    A.Wall: RBState._do_wall,
+    A.Demolish: RBState._do_wall,
+    A.Shaft: RBState._do_shaft,
+    A.Brick: RBState._do_brick,
+    A.Pay: RBState._do_pay,
+}
+"""The method of :class:`RBState` applying each action kind (``self, seat, action``)."""
 
 
 def _kinds(goods: Sequence[int], skip: int = 0) -> list[str]:
