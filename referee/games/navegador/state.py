@@ -657,9 +657,9 @@ class NavegadorState(State):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int) -> Any:
-        """The view of ``seat``; everything but unrevealed tile prices is public."""
-        return make_view(self, seat)
+    view = make_view
+    """The view of ``seat``; everything but unrevealed tile prices is public (bound
+    directly, without a call in between: views are built at every decision)."""
 
     def debug(self) -> Any:
         """Full state as JSON-able data (there are no secrets beyond unrevealed tiles)."""

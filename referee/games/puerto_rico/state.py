@@ -376,7 +376,13 @@ class PuertoRicoState(State):
         if action not in legal:
             raise IllegalAction(f"illegal in {PHASE_NAMES[self.phase]}: {action!r}")
         self._legal = None
-        seat = self.current()
+        phase = self.phase
+        if phase == P_ROLE:
+            seat = (self.governor + self.picks) % self.seats
+        elif phase == P_CRAFTSMAN:
+            seat = self.chooser
+        else:
+            seat = self.order[self.turn]
         kind = type(action)
         if kind is A.ChooseRole:
             self._choose_role(seat, ROLE_INDEX[action.role])
@@ -885,9 +891,9 @@ class PuertoRicoState(State):
         ]
         return ranks_from_keys(keys)
 
-    def view(self, seat: int) -> Any:
-        """The (fully public) observation for ``seat``; see :mod:`.view`."""
-        return make_view(self, seat)
+    view = make_view
+    """The (fully public) observation for ``seat``; see :mod:`.view` (bound directly,
+    without a call in between: views are built at every decision)."""
 
     def debug(self) -> Any:
         """The full state as JSON-able data (the stack as counts: it has no order)."""
