@@ -1,23 +1,32 @@
 #!/usr/bin/env python3
-"""A heuristic Roads & Boats bot: a sawmill economy around the home, a mine, then bricks.
+"""A heuristic Roads & Boats bot: gold from mines next to the home, a sawmill economy, bricks.
 
-Plan (rule-based, no search):
+Plan (rule-based, no search; measured against the frozen v1 in docs/bots/roads_and_boats.md):
 
-* home on a hex (preferably not desert) with woods around it, plus rock and a mountain;
-* a target list of producers next to the home, in order: a first woodcutter, a sawmill
-  on the home hex (the only source of new boards: it doubles every trunk brought home;
-  a woodcutter instead when the home is woods with too few woods around), the other
-  woodcutters, a mine (3/3 bag; gold scores 10 when carried at the end), a quarry;
-  targets whose cost goods we neither hold nor produce are skipped;
+* home on a hex (preferably not desert) with woods, mountains and a rock around it, or
+  on a mountain itself (a mine on the home hex puts its gold straight at home);
+* a target list of producers next to the home, in order: a first woodcutter, the first
+  mine (before the sawmill when no rock is near, so that the starting stone pays for
+  it; on a mountain home the home mine), a sawmill on the home hex (next door when the
+  home hex holds the mine; a woodcutter instead when the home is woods with too few
+  woods around), the next mine, a quarry, the other woodcutters, a third mine; each
+  3/3 mine is 3 gold = 30 points when carried at the end, worth far more than the
+  bricks its 3 boards and 1 stone would buy; targets whose cost goods we neither hold
+  (at home or on our transporters) nor produce are skipped;
 * donkeys at home carry the goods a target still lacks to its site ("errands"); the
-  others shuttle everything lying next to the home back home (gold first); one
-  transporter always ends the movement at home for the wonder; donkey births are taken;
+  others shuttle everything lying next to the home back home (gold first), and gold
+  lying where our transporters stand is loaded during production, before other
+  players move; one transporter always ends the movement at home for the wonder;
+* a home building never uses goods owed to a target whose goods are partly delivered;
 * trunks at home are kept for the sawmill (loose trunks are sawn at the end of
   production), the cost of the next target is kept back, and every other good buys
   bricks as long as it lasts (cheapest goods first, never gold, coins or stock);
 * when the game may end this turn (every player's goods counted as bricks, plus slack),
-  gold and coins go onto transporters at home and stay there, and the wonder phase
-  spends everything.
+  gold and coins go onto transporters at home (other cargo is put down to make room)
+  and stay there, and the wonder phase spends everything.
+
+Not done: research, boats, wagons and secondary industry beyond the sawmill (see the
+doc's weaknesses); donkey breeding exists (``BREED``) but is off, as it measured worse.
 
 Usage: ``roads_and_boats_bot.py`` (speaks protocol v1 through referee.botkit), or
 ``roads_and_boats_bot.py --evaluate GAMES [--seats N]`` to measure it in-process against
@@ -104,6 +113,9 @@ HOME_MINE = True
 """A mine on the home hex when the home is a mountain."""
 MINE_FIRST = False
 """The first mine before the sawmill (else right after it)."""
+HOME_MINE_EARLY = True
+"""On a mountain home, the home mine right after the first woodcutter (else after the
+sawmill next door)."""
 MINE_FIRST_NO_ROCK = True
 """The first mine before the sawmill when no rock is next to the home (the starting
 stone is then the only stone for a mine)."""
@@ -232,9 +244,11 @@ class Planner:
                 spots.append((0 if spare else 1 if terrain == D.ROCK else 2, q))
             if spots:
                 out.append((min(spots)[1], D.SAWMILL))
-        if home_mine:
+        if home_mine and HOME_MINE_EARLY:
             out[1:1] = home_mine  # right after the first woodcutter
             mines = mines[: room - 1]
+        elif home_mine:
+            mines = home_mine + mines[: room - 1]  # after the sawmill next door
         out.extend(mines[:1])
         if D.QUARRY not in own and sites[D.ROCK] and QUARRY_EARLY:
             out.append((sites[D.ROCK][0], D.QUARRY))
