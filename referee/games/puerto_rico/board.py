@@ -79,7 +79,9 @@ class Player:
 
     def production(self, good: int) -> int:
         """Barrels of ``good`` this player's occupied tiles and buildings make (no supply cap)."""
-        if not BUILDINGS_FOR_GOOD[good]:
+        buildings = BUILDINGS_FOR_GOOD[good]
+        if not buildings:
             return self.occ[good]
-        capacity = sum(max(self.bld[b], 0) for b in BUILDINGS_FOR_GOOD[good])
+        bld = self.bld
+        capacity = sum([bld[b] for b in buildings if bld[b] > 0])
         return min(self.occ[good], capacity)

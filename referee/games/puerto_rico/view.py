@@ -118,22 +118,24 @@ class PuertoRicoView(View):
 _BUILDING_NAMES = tuple(b.name for b in BUILDINGS)
 
 
-def _player_view(p: Player) -> PlayerView:
-    """The :class:`PlayerView` of ``p``, memoised on the board and shared by the views
+def _player_view(p: Player, key: tuple[Any, ...] | None = None) -> PlayerView:
+    """The :class:`PlayerView` of ``p`` (``key``: its memo key if the caller already
+    built it and found no match), memoised on the board and shared by the views
     of later decisions while the board stays as it was (most decisions change one board
     or none).  The memo keys on every field, with copies of the lists, which change in
     place.  A board whose buildings did not change keeps its building names, one that
     owns the same buildings keeps their printed VP, and the score is only worked out in
     full (:func:`player_score`) when a large building is occupied."""
     bld = p.bld
-    key = (p.doubloons, p.vp, p.san_juan, p.pool, p.city, p.goods, p.tiles, p.occ, bld)
     memo = p._view_memo
     building_vp = None
-    if memo:
-        old = memo[0]
-        if old == key:
+    if key is None:
+        key = (p.doubloons, p.vp, p.san_juan, p.pool, p.city, p.goods, p.tiles, p.occ, bld)
+        if memo and memo[0] == key:
             view: PlayerView = memo[1]
             return view
+    if memo:
+        old = memo[0]
         if old[8] == bld:
             names, building_vp = memo[2], memo[3]
         else:
@@ -230,20 +232,11 @@ def make_view(state: Any, seat: int) -> PuertoRicoView:
     for p in state.players:
         chips += p.vp
         memo = p._view_memo
-        if memo and memo[0] == (
-            p.doubloons,
-            p.vp,
-            p.san_juan,
-            p.pool,
-            p.city,
-            p.goods,
-            p.tiles,
-            p.occ,
-            p.bld,
-        ):
+        key = (p.doubloons, p.vp, p.san_juan, p.pool, p.city, p.goods, p.tiles, p.occ, p.bld)
+        if memo and memo[0] == key:
             players.append(memo[1])
         else:
-            players.append(_player_view(p))
+            players.append(_player_view(p, key))
     roles, taken_roles = _roles(state)
     house = state.house
     kept = state.kept
