@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import random
 import shutil
 import statistics
@@ -137,6 +138,24 @@ def sample_act() -> Act:
         events=[],
         clock=MoveClock(1000, 0),
     )
+
+
+def blocking_echo_cpu(echo: Path, line: bytes, n: int) -> float:
+    """Referee CPU seconds per raw round trip of ``line`` with blocking ``os.write`` and
+    ``os.read`` (no event loop at all): the floor of any referee."""
+    proc = subprocess.Popen([str(echo)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    assert proc.stdin is not None and proc.stdout is not None
+    out, inp = proc.stdin.fileno(), proc.stdout.fileno()
+    start = time.process_time()
+    for _ in range(n):
+        os.write(out, line)
+        got = os.read(inp, 1 << 21)
+        while not got.endswith(b"\n"):
+            got += os.read(inp, 1 << 21)
+    cpu = time.process_time() - start
+    proc.stdin.close()
+    proc.wait()
+    return cpu / n
 
 
 async def echo_cpu(echo: Path, line: bytes, n: int) -> float:
@@ -274,6 +293,7 @@ def main(acts: int, matches: int) -> None:
         echo, c_bot, stamp = built
         act = sample_act()
         raw = asyncio.run(echo_cpu(echo, encode(act), acts))
+        blocking = blocking_echo_cpu(echo, encode(act), acts)
         path = asyncio.run(act_cpu([str(c_bot)], act, acts))
         py_bot = [python, str(ROOT / "bots" / "random_bot.py")]
         path_py = asyncio.run(act_cpu(py_bot, act, acts))
@@ -291,7 +311,8 @@ def main(acts: int, matches: int) -> None:
     engine = engine_cpu(matches * 4)
     us = 1e6
     rows: list[list[object]] = [
-        ["raw echo round trip (C child)", raw * us, 1.0],
+        ["raw echo round trip (C child), asyncio streams", raw * us, 1.0],
+        ["raw echo round trip (C child), blocking os.write/os.read", blocking * us, blocking / raw],
         ["request path, BotProcess.act (C bot)", path * us, path / raw],
         ["request path, BotProcess.act (Python bot)", path_py * us, path_py / raw],
         [f"real match, fresh bots ({decisions} decisions, {matches} matches)", fresh * us, ""],
@@ -307,7 +328,8 @@ def main(acts: int, matches: int) -> None:
         rows.append(["  harness, sandbox, reused bots", (boxed_reused - engine) * us, ""])
     print(tabulate(rows, headers=["referee CPU", "us per move", "x raw echo"], floatfmt=".1f"))
     print(
-        f"request path / raw echo: {path / raw:.2f}x (target <= 1.5); harness per decision, "
+        f"request path / raw echo: {path / raw:.2f}x (target <= 1.5; against the blocking "
+        f"echo {path / blocking:.2f}x); harness per decision, "
         f"reused bots: {(reused - engine) * us:.0f} us (target <= 50)"
     )
     print(
