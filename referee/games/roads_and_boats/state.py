@@ -174,6 +174,8 @@ class RBState(State):
         """The seat to decide, CHANCE (setup order, mine draws) or TERMINAL.  In the
         ``consent`` step it is the owner of the transporter named by the pending offer."""
         step = self.step
+        if step == "act" or step == "request":  # the most frequent steps
+            return self.sequence[self.actor]
         if step == "over":
             return TERMINAL
         if step in ("map", "setup", "draw", "deal", "rivers"):
@@ -371,11 +373,15 @@ class RBState(State):
         """The current decider is finished with the current step."""
         self.actor += 1
         self.refused = []
-        if self.actor < len(self.order()):
+        step = self.step
+        # len(self.order()) without building it: the new temple order has every seat
+        deciders = len(self.temple) - 1 if step == "pray" else len(self.sequence)
+        if step == "position":
+            deciders = len(self.temple)
+        if self.actor < deciders:
             if self.step == "act" and self.stage == WONDER:
                 self.bricks_now = 0
             return
-        step = self.step
         if step == "homes":
             self._begin_turn()
         elif step == "request":
@@ -511,7 +517,7 @@ class RBState(State):
             raise AssertionError("paid more goods than the pool holds")
 
     def _affordable(self, counts: list[int], cost: tuple[tuple[int, int], ...]) -> bool:
-        return all(counts[g] >= n for g, n in cost)
+        return _covers(counts, cost)
 
     def _pay(self, place: int, own: list[Transporter], cost: tuple[tuple[int, int], ...]) -> None:
         for g, n in cost:
@@ -880,8 +886,9 @@ class RBState(State):
         if self.herd:
             out.extend(A.Settle(p) for p in places)
         if carrying is None:
+            carriers = self._carriers()
             for u in self._beside(t):
-                if u.id in self.refused or self._carried_by(u) is not None:
+                if u.id in self.refused or u.id in carriers:
                     continue
                 has_room = len(u.cargo) < D.TRANSPORTERS[u.kind].capacity
                 if held and has_room and (u.owner != seat or u.moved):
@@ -889,7 +896,9 @@ class RBState(State):
                 if room:
                     out.extend(A.Receive(k, u.id) for k in _kinds(u.cargo, bit))
             if not t.cargo:
-                out.extend(A.Carry(u.id) for u in self._carriable(t) if u.id not in self.refused)
+                out.extend(
+                    A.Carry(u.id) for u in self._carriable(t, carriers) if u.id not in self.refused
+                )
         if not (self.herd and self.world.place_kind[t.place] == RIVER):
             out.append(A.STOP)  # followers on a river must first be settled on a bank
         return out
@@ -904,28 +913,33 @@ class RBState(State):
         """Free transporters (not carried) that share a place with ``t`` or reach one it
         reaches: those it may hand goods to or take goods from (rulebook p11)."""
         mine = self._touches(t)
+        reach = self.reach
         return [
             u
             for u in self.trans.values()
-            if u is not t and u.carrier < 0 and not mine.isdisjoint(self._touches(u))
+            if u is not t and u.carrier < 0 and (u.place in mine or not mine.isdisjoint(reach(u)))
         ]
 
     def _carried_by(self, t: Transporter) -> Transporter | None:
         """The transporter ``t`` carries, if any."""
+        tid = t.id
         for u in self.trans.values():
-            if u.carrier == t.id:
+            if u.carrier == tid:
                 return u
         return None
 
-    def _carriable(self, t: Transporter) -> list[Transporter]:
+    def _carriable(self, t: Transporter, carriers: set[int] | None = None) -> list[Transporter]:
         """Unmoved, empty transporters ``t`` may pick up (rulebook p12); another
-        player's only with its owner's consent."""
+        player's only with its owner's consent.  ``carriers`` is :meth:`_carriers`
+        when the caller has it."""
+        if carriers is None:
+            carriers = self._carriers()
         out = []
         reach = self.reach(t)
         for u in self.trans.values():
             if u is t or u.moved or u.carrier >= 0 or u.cargo:
                 continue
-            if self._carried_by(u) is not None:
+            if u.id in carriers:
                 continue
             same = u.place == t.place or (not u.water and u.place in reach)
             if same or (u.water and not t.water and t.place in self.reach(u)):
@@ -1084,6 +1098,22 @@ class RBState(State):
             return self.world.shore[h]
         return hx.terrain == btype.site
 
+    def _site_kinds(self, h: int, sea: bool) -> list[int]:
+        """Building kinds (in data.BUILDINGS order) whose site fits hex ``h``: only the
+        oil rig from a sea place, every other kind from a land area (p13-16); cached on
+        the world by (hex, sea, irrigated)."""
+        irrigated = self.irrigated
+        key = (h, sea, irrigated)
+        kinds = self.world.site_cache.get(key)
+        if kinds is None:
+            kinds = [
+                b
+                for b in range(len(D.BUILDINGS))
+                if sea == (b == D.OIL_RIG) and self._site_ok(b, h)
+            ]
+            self.world.site_cache[key] = kinds
+        return kinds
+
     def mixes(self, seat: int) -> list[str]:
         """Mine bag fillings ``seat`` may choose (research-dependent, p16)."""
         out = []
@@ -1107,7 +1137,7 @@ class RBState(State):
             return [d for d in sides if w.nbr[h][d] >= 0], 0
         if kind == RIVER:
             return [d for d in range(6) if w.nbr[h][d] >= 0], 0
-        sides = [d for d in range(6) if w.nbr[h][d] >= 0 and w.hexes[w.nbr[h][d]].land]
+        sides = [d for d in range(6) if w.nbr[h][d] >= 0 and w.is_land[w.nbr[h][d]]]
         return sides, D.WALL_FROM_SEA_EXTRA
 
     def _building_actions(self, seat: int) -> list[Any]:
@@ -1117,18 +1147,20 @@ class RBState(State):
         research = self.research[seat]
         mine_room = self.options.mine_limit <= 0 or self.mines < self.options.mine_limit
         cap = self.options.most_wall_tokens
+        buildings = D.BUILDINGS
+        is_land = w.is_land
+        pools: dict[int, list[int]] = {}
         for place in sorted(here):
             own = here[place]
-            counts = self.pool(place, own)
+            counts = pools[place] = self.pool(place, own)
             kind = w.place_kind[place]
             h = w.place_hex[place]
             if kind in (LAND, SEA_PLACE) and h not in self.buildings:
-                for b, btype in enumerate(D.BUILDINGS):
-                    if (kind == SEA_PLACE) != (b == D.OIL_RIG):
-                        continue
+                for b in self._site_kinds(h, kind == SEA_PLACE):
+                    btype = buildings[b]
                     if btype.research is not None and not research >> btype.research & 1:
                         continue
-                    if not self._site_ok(b, h) or not self._affordable(counts, btype.cost):
+                    if not _covers(counts, btype.cost):
                         continue
                     if b == D.MINE:
                         if mine_room:
@@ -1146,7 +1178,7 @@ class RBState(State):
             for d in sides:
                 edge = w.edge_of[h][d]
                 e = w.edges[edge]
-                if not w.hexes[e[0]].land and not w.hexes[e[2]].land:
+                if not is_land[e[0]] and not is_land[e[2]]:
                     continue
                 wall = self.walls.get(edge)
                 tokens = wall[1] if wall else 0
@@ -1178,7 +1210,7 @@ class RBState(State):
                     continue
                 pairs.add((a, b))
                 for p in (a, b, w.river_place[h]):
-                    if p in here and self.pool(p, here[p])[D.STONE] >= 1:
+                    if p in pools and pools[p][D.STONE] >= 1:
                         out.append(A.Bridge(h, side, p))
                         break
         out.extend(self._borrow_actions(seat, here, self._carriers()))
@@ -1673,6 +1705,14 @@ _HANDLERS: dict[type, Any] = {
     A.Pay: RBState._do_pay,
 }
 """The method of :class:`RBState` applying each action kind (``self, seat, action``)."""
+
+
+def _covers(counts: list[int], cost: tuple[tuple[int, int], ...]) -> bool:
+    """True when ``counts`` (by good index) hold every ``(good, n)`` of ``cost``."""
+    for g, n in cost:  # noqa: SIM110 - a plain loop beats all() over a generator here
+        if counts[g] < n:
+            return False
+    return True
 
 
 def _kinds(goods: Sequence[int], skip: int = 0) -> list[str]:

@@ -124,6 +124,13 @@ class World:
     river_banks: list[list[tuple[int, int, int]]] = field(default_factory=list)
     shore: list[bool] = field(default_factory=list)
     cross_edge: list[int] = field(default_factory=list)
+    is_land: list[bool] = field(default_factory=list)
+    """By hex: True for land (``Hex.land`` without the property call)."""
+    site_cache: dict[tuple[int, bool, bool], list[int]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Filled in play by the state: (hex, sea place, irrigated) -> building kinds whose
+    site fits the hex (derived from the map alone, so shared by every game on it)."""
 
     def build(self) -> None:
         """Derive every table from ``hexes``; raises :class:`MapError` if invalid."""
@@ -153,6 +160,7 @@ class World:
         self._check_rivers()
         self._make_places()
         self._make_links()
+        self.is_land = [h.land for h in hexes]
 
     # --- validation ----------------------------------------------------------
 
