@@ -71,7 +71,7 @@ class Player:
 
     def colonists(self) -> int:
         """Every colonist this player has, wherever it stands."""
-        return sum(self.occ) + sum(c for c in self.bld if c > 0) + self.san_juan + self.pool
+        return sum(self.occ) + sum([c for c in self.bld if c > 0]) + self.san_juan + self.pool
 
     def empty_building_circles(self) -> int:
         """Unfilled colonist circles on this player's buildings."""

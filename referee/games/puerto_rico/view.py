@@ -169,8 +169,10 @@ def _player_view(p: Player, key: tuple[Any, ...] | None = None) -> PlayerView:
         p.city,
         score,
     )
+    # The view's own lists serve as the key's copies: should a reader change them, a
+    # later match still means the view shows the board as it is.
     p._view_memo = (
-        (p.doubloons, p.vp, p.san_juan, p.pool, p.city, goods[:], tiles[:], occ[:], bld[:]),
+        (p.doubloons, p.vp, p.san_juan, p.pool, p.city, goods, tiles, occ, bld[:]),
         view,
         names,
         building_vp,
