@@ -403,8 +403,11 @@ class RBState(State):
     def _new_temple(self) -> list[int]:
         """Temple order after step 1: non-cashers keep their order, cashers follow in
         reverse of their original order (§11)."""
-        stay = [s for s in self.temple if s not in self.cashed]
-        return stay + [s for s in self.temple[::-1] if s in self.cashed]
+        cashed = self.cashed
+        if not cashed:
+            return self.temple[:]
+        stay = [s for s in self.temple if s not in cashed]
+        return stay + [s for s in self.temple[::-1] if s in cashed]
 
     def _end_stage(self) -> None:
         stage = self.stage
@@ -546,11 +549,16 @@ class RBState(State):
         return t
 
     def _clear_moved(self) -> None:
+        mask = D.GOOD_MASK
         for t in self.trans.values():
             t.moved = False
-            t.cargo = [g & D.GOOD_MASK for g in t.cargo]
-        for p, pile in self.piles.items():
-            self.piles[p] = [g & D.GOOD_MASK for g in pile]
+            cargo = t.cargo
+            if cargo and max(cargo) > mask:
+                t.cargo = [g & mask for g in cargo]
+        piles = self.piles
+        for p, pile in piles.items():
+            if pile and max(pile) > mask:
+                piles[p] = [g & mask for g in pile]
 
     # ------------------------------------------------------------------ production
 
@@ -1308,8 +1316,18 @@ class RBState(State):
         return legal
 
     def _legal_actions(self) -> list[Any]:
-        seat = self._seat()
         step = self.step
+        if step == "act":  # the common case first, its seat without a to_move call
+            seat = self.sequence[self.actor]
+            stage = self.stage
+            if stage == MOVEMENT:
+                return self._movement_actions(seat)
+            if stage == PRODUCTION:
+                return self._production_actions(seat)
+            if stage == BUILDING:
+                return self._building_actions(seat)
+            return self._wonder_actions(seat)
+        seat = self._seat()
         if step == "homes":
             return [A.Home(p) for p in self._home_places()]
         if step == "request":
@@ -1367,7 +1385,8 @@ class RBState(State):
 
     def apply_action(self, action: Any) -> None:
         """Apply one legal action; raises IllegalAction (state unchanged) otherwise."""
-        seat = self._seat()
+        step = self.step
+        seat = self.sequence[self.actor] if step == "act" else self._seat()
         legal = self._legal
         # the list of the last legal_actions() call when no apply came since; worked
         # out afresh when the action is not in it (the caller may have changed it)
