@@ -66,8 +66,8 @@ from referee.games.puerto_rico.state import P_ROLE, PuertoRicoState
 
 ABILITY_PER_ROUND = {
     SMALL_MARKET: 0.15,
-    HACIENDA: 0.1,
-    CONSTRUCTION_HUT: 0.08,
+    HACIENDA: 0.03,
+    CONSTRUCTION_HUT: 0.03,
     SMALL_WAREHOUSE: 0.12,
     HOSPICE: 0.2,
     OFFICE: 0.15,
@@ -78,7 +78,11 @@ ABILITY_PER_ROUND = {
     HARBOR: 0.45,
     WHARF: 0.55,
 }
-"""Rough VP per remaining round that an occupied violet building's ability is worth."""
+"""Rough VP per remaining round that an occupied violet building's ability is worth.
+
+The hacienda and the construction hut are worth little (a random extra plantation, a
+quarry when someone else settles): valued higher, the bot bought them ahead of the
+production buildings its plantations needed and lost to the frozen v1."""
 
 GOOD_WORTH = tuple(0.55 + 0.12 * price for price in TRADE_PRICE)
 """VP-equivalent of one barrel in hand, by good."""
@@ -97,9 +101,18 @@ def rounds_left(state: PuertoRicoState) -> float:
     return max(0.5, min(by_vp, by_colonists, by_city))
 
 
+PRODUCTION_HORIZON = 0.8
+"""Share of the (capped) rounds left credited to one barrel of production capacity:
+about how often a craftsman phase comes round.  At 0.4 (v1) the bot undervalued
+production, built violet buildings instead and shipped fewer goods than v1; 0.8 beat
+v1 clearly, 1.2 did not (see ``docs/bots/puerto_rico.md``)."""
+HALF_CREDIT = 0.3
+"""Share of production credited to a plantation or circle still lacking its partner."""
+
+
 def _production_value(p: Player, rem: float) -> float:
     total = 0.0
-    horizon = min(rem, 7.0) * 0.4
+    horizon = min(rem, 7.0) * PRODUCTION_HORIZON
     for g in range(5):
         if not BUILDINGS_FOR_GOOD[g]:
             made, half = p.occ[g], 0.0
@@ -108,7 +121,7 @@ def _production_value(p: Player, rem: float) -> float:
             circles = sum(BUILDINGS[b].circles for b in BUILDINGS_FOR_GOOD[g] if p.bld[b] >= 0)
             made = min(p.occ[g], occupied_circles)
             half = min(p.occ[g], circles) + min(p.tiles[g], occupied_circles) - 2 * made
-        total += (made + 0.3 * half) * PRODUCTION_WORTH[g] * horizon
+        total += (made + HALF_CREDIT * half) * PRODUCTION_WORTH[g] * horizon
     return total
 
 
@@ -126,6 +139,8 @@ a colonist will almost surely reach it, and most bonuses still grow."""
 UNMATCHED_CIRCLE = 0.6
 """VP-equivalent lost per production circle beyond the plantations of its good (a
 building that cannot be fed is a wasted city space and wasted doubloons)."""
+BOTH_PLANTS = 0.6
+"""VP-equivalent lost for owning the small and the large plant of one good."""
 
 
 def _large_and_match_value(p: Player) -> float:
@@ -140,8 +155,12 @@ def _large_and_match_value(p: Player) -> float:
             circles = sum(BUILDINGS[b].circles for b in buildings)
             value -= UNMATCHED_CIRCLE * max(0, circles - p.tiles[g])
             if len(buildings) > 1:
-                value -= UNMATCHED_CIRCLE  # the small and the large plant of one good
+                value -= BOTH_PLANTS  # the small and the large plant of one good
     return value
+
+
+MONEY_CAP = 0.45
+"""Most VP-equivalent credited to one doubloon (early in the match)."""
 
 
 def player_value(state: PuertoRicoState, seat: int, rem: float) -> float:
@@ -151,7 +170,7 @@ def player_value(state: PuertoRicoState, seat: int, rem: float) -> float:
     if rem <= 0:
         return value + 0.01 * (p.doubloons + sum(p.goods))
     value += _large_and_match_value(p)
-    money = min(0.45, 0.06 + 0.05 * rem)
+    money = min(MONEY_CAP, 0.06 + 0.05 * rem)
     value += money * p.doubloons
     value += sum(GOOD_WORTH[g] * p.goods[g] for g in range(5)) * min(1.0, 0.4 + 0.2 * rem)
     value += _production_value(p, rem)
