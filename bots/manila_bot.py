@@ -65,6 +65,9 @@ DICE = [_dice_sums(r) for r in range(4)]
 H = D.HARBOUR_LENGTH
 HM_CONTROL = 0.3
 """Pesos of harbour-master control per peso of rise value of our own shares."""
+BUY_OWN = 2.0
+"""Pesos of preference per share we already hold of a good, when buying (the harbour
+master later loads and starts punts for its own goods)."""
 HM_SHARE = 1.0
 """Share of the best purchasable share's margin the office is worth (0.7, 0.8 and 1.5
 were measured against the frozen copy and did no better: docs/bots.md)."""
@@ -367,6 +370,8 @@ class ManilaBot(Bot):
             if isinstance(a, Buy):
                 price = max(D.MIN_SHARE_PRICE, view.prices[a.good])
                 gain = self.final_value(view, a.good) - price
+                if gain > 0:
+                    gain += BUY_OWN * (view.hand[a.good] + view.mortgaged[a.good])
                 if gain > best:
                     best, choice = gain, i
         return choice
