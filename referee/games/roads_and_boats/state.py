@@ -486,6 +486,21 @@ class RBState(State):
                     bucket.append(t)
         return out
 
+    def _own_at(self, seat: int, place: int) -> list[Transporter]:
+        """``presence(seat).get(place, [])`` without working out every other place."""
+        kinds = self.world.place_kind
+        out = []
+        for t in self.trans.values():
+            if t.owner != seat or t.carrier >= 0:
+                continue
+            p = t.place
+            if p == place:
+                if kinds[p] != DOCK or place in self.reach(t):
+                    out.append(t)  # a dock is no place goods lie on (it reaches its area)
+            elif kinds[p] != LAND and place in self.reach(t):
+                out.append(t)
+        return out
+
     def pool(self, place: int, own: list[Transporter]) -> list[int]:
         """Goods counts usable at ``place``: loose there plus the cargo of ``own``."""
         counts = self._loose_count(place)
@@ -802,7 +817,7 @@ class RBState(State):
         b = self.buildings[h]
         kind, place = b[0], b[1]
         btype = D.BUILDINGS[kind]
-        own = self.presence(seat)[place]
+        own = self._own_at(seat, place)
         self._consume_inputs(kind, place, own)
         b[3] += btype.out_count
         if btype.kind == D.SECONDARY:
@@ -849,7 +864,7 @@ class RBState(State):
 
     def _apply_research(self, seat: int, action: A.Research) -> None:
         project = D.RESEARCH.index(action.project)
-        own = self.presence(seat)[action.place]
+        own = self._own_at(seat, action.place)
         self._pay(action.place, own, D.RESEARCH_COST)
         self.research[seat] |= 1 << project
         self.fresh[seat] |= 1 << project
@@ -921,12 +936,16 @@ class RBState(State):
         """Free transporters (not carried) that share a place with ``t`` or reach one it
         reaches: those it may hand goods to or take goods from (rulebook p11)."""
         mine = self._touches(t)
-        reach = self.reach
-        return [
-            u
-            for u in self.trans.values()
-            if u is not t and u.carrier < 0 and (u.place in mine or not mine.isdisjoint(reach(u)))
-        ]
+        kinds = self.world.place_kind
+        out = []
+        for u in self.trans.values():
+            if u is t or u.carrier >= 0:
+                continue
+            p = u.place
+            # a land transporter reaches just its own place
+            if p in mine or (kinds[p] != LAND and not mine.isdisjoint(self.reach(u))):
+                out.append(u)
+        return out
 
     def _carried_by(self, t: Transporter) -> Transporter | None:
         """The transporter ``t`` carries, if any."""
@@ -949,8 +968,9 @@ class RBState(State):
                 continue
             if u.id in carriers:
                 continue
-            same = u.place == t.place or (not u.water and u.place in reach)
-            if same or (u.water and not t.water and t.place in self.reach(u)):
+            water = u.kind >= D.RAFT
+            same = u.place == t.place or (not water and u.place in reach)
+            if same or (water and t.kind < D.RAFT and t.place in self.reach(u)):
                 out.append(u)
         return out
 
@@ -1229,7 +1249,7 @@ class RBState(State):
         kind = D.B[action.building]
         place = action.place
         h = self.world.place_hex[place]
-        own = self.presence(seat)[place]
+        own = self._own_at(seat, place)
         self._pay(place, own, D.BUILDINGS[kind].cost)
         self.buildings[h] = [kind, place, seat, 0]
         if kind == D.MINE:
@@ -1241,7 +1261,7 @@ class RBState(State):
         place = action.place
         h = w.place_hex[place]
         edge = w.edge_of[h][action.side]
-        own = self.presence(seat)[place]
+        own = self._own_at(seat, place)
         extra = D.WALL_FROM_SEA_EXTRA if w.place_kind[place] == SEA_PLACE else 0
         wall = self.walls.get(edge)
         tokens = wall[1] if wall else 0
@@ -1264,7 +1284,7 @@ class RBState(State):
 
     def _apply_bridge(self, seat: int, action: A.Bridge) -> None:
         w = self.world
-        own = self.presence(seat)[action.place]
+        own = self._own_at(seat, action.place)
         self._take(action.place, own, D.STONE, 1)
         for side, left, right in w.river_banks[action.hex]:
             if side == action.side:
@@ -1297,7 +1317,7 @@ class RBState(State):
 
     def _wonder_actions(self, seat: int) -> list[Any]:
         home = self.homes[seat]
-        own = self.presence(seat).get(home, [])
+        own = self._own_at(seat, home)
         counts = self.pool(home, own) if own else [0] * 11
         if self.paying:
             return [A.Pay(GOOD_NAMES[g]) for g in range(11) if counts[g]]
@@ -1543,7 +1563,7 @@ class RBState(State):
 
     def _do_road(self, seat: int, action: A.Road) -> None:
         h = self.world.place_hex[action.place]
-        self._take(action.place, self.presence(seat)[action.place], D.STONE, 1)
+        self._take(action.place, self._own_at(seat, action.place), D.STONE, 1)
         self.roads.add(self.world.crossing(h, action.side, action.bank))
 
     def _do_bridge(self, seat: int, action: A.Bridge) -> None:
@@ -1554,7 +1574,7 @@ class RBState(State):
 
     def _do_shaft(self, seat: int, action: A.Shaft) -> None:
         place = self.buildings[action.hex][1]
-        self._pay(place, self.presence(seat)[place], D.SHAFT_COST)
+        self._pay(place, self._own_at(seat, place), D.SHAFT_COST)
         gold, iron = D.MINE_MIXES[action.mix]
         self.bags[action.hex][0] += gold
         self.bags[action.hex][1] += iron
@@ -1564,7 +1584,7 @@ class RBState(State):
 
     def _do_pay(self, seat: int, action: A.Pay) -> None:
         home = self.homes[seat]
-        self._take(home, self.presence(seat)[home], GOOD_INDEX[action.good], 1)
+        self._take(home, self._own_at(seat, home), GOOD_INDEX[action.good], 1)
         self.paying -= 1
         if not self.paying:
             self.wonder.append(seat)
@@ -1734,16 +1754,25 @@ def _covers(counts: list[int], cost: tuple[tuple[int, int], ...]) -> bool:
     return True
 
 
-def _kinds(goods: Sequence[int], skip: int = 0) -> list[str]:
+def _kinds(goods: Sequence[int], skip: int = 0) -> tuple[str, ...]:
     """Names of the good types among encoded ``goods``, in data.GOODS order, leaving out
     goods with the moved bit ``skip``."""
     if not goods:
-        return []
+        return ()
     seen = 0
+    mask = D.GOOD_MASK
     for g in goods:
         if not g & skip:
-            seen |= 1 << (g & D.GOOD_MASK)
-    return [GOOD_NAMES[k] for k in range(len(GOOD_NAMES)) if seen >> k & 1]
+            seen |= 1 << (g & mask)
+    names = _NAMES_OF_SET.get(seen)
+    if names is None:
+        names = tuple(GOOD_NAMES[k] for k in range(len(GOOD_NAMES)) if seen >> k & 1)
+        _NAMES_OF_SET[seen] = names
+    return names
+
+
+_NAMES_OF_SET: dict[int, tuple[str, ...]] = {}
+"""Bit set of good types -> their names in data.GOODS order (filled as met)."""
 
 
 def state_from_view(world: World | None, options: RBOptions, seats: int, view: RBView) -> RBState:
