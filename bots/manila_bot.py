@@ -6,19 +6,25 @@ Every decision is scored in pesos of expected gain for this seat:
 * **placements** - each free space is worth its expected payout (from the exact
   distribution of the remaining dice for every punt, pirates and the count of punts
   expected in port or shipyard) minus its cost; a punt seat also counts the rise of
-  our own shares of that good.  The bot passes when nothing is worth its price.
+  our own shares of that good.  The pirate space is worth the exact expected loot
+  (each punt's chance to end on 13 times its own payout, split among the pirates);
+  a pilot space in the last round is worth what its best move adds to our stake.
+  The bot passes when nothing is worth its price.
 * **bidding** - the harbour master's office is worth the margin of the best share
   it can buy below that share's expected final value, plus its control (cargo and
   starts for our own shares); the bot raises by a third of its headroom up to that
   value, never beyond what still pays for the share (never into mortgages).
 * **share purchase** - the harbour master buys the share with the best expected
-  margin whenever one has a positive margin (no cash reserve).
+  margin (plus ``BUY_OWN`` pesos per share of that good already held) whenever one
+  has a positive margin (no cash reserve).
 * **harbour master** - leaves out the good it owns least of, and picks the start
   layout that maximises the expected rise of its own shares.
 * **pirates, pilots, plunder** - the action with the best expected value for us.
 * **money** - never redeems (with the default scoring a redemption is worth exactly
   what the mortgage costs at the end), mortgages only when forced or to afford a
   clearly profitable space; forced mortgages take the cheapest good first.
+
+Measurements and known weaknesses: ``docs/bots/manila.md``.
 
 Usage: ``manila_bot.py [--cautious]`` (the cautious variant bids less and places
 only on clearly profitable spaces).  Speaks protocol 1 through ``referee.botkit``.
@@ -69,16 +75,21 @@ BUY_OWN = 2.0
 """Pesos of preference per share we already hold of a good, when buying (the harbour
 master later loads and starts punts for its own goods)."""
 HM_SHARE = 1.0
-"""Share of the best purchasable share's margin the office is worth (0.7, 0.8 and 1.5
-were measured against the frozen copy and did no better: docs/bots.md)."""
+"""Share of the best purchasable share's margin the office is worth (0.8, 0.85, 1.2,
+1.3 and 1.7 all did worse against the frozen copy: docs/bots/manila.md)."""
 PASS_FLOOR = (0.0, 0.0, 0.0)
-"""Least expected net pesos a space must be worth to be taken, by dice rolled so far."""
+"""Least expected net pesos a space must be worth to be taken, by dice rolled so far
+(lower floors in the first two rounds made no measurable difference)."""
 CREW_FILL = 0.5
+"""Share of a punt's still-free seats expected to fill after ours, before any roll
+(scaled down by each roll made)."""
 BOAT_RISE = 0.15
-EXACT_PILOT = True
+"""Share of a good's rise value a punt seat of that good is credited with."""
 PILOT_SHARE = 0.8
-EXACT_PIRATE = True
+"""Share of a pilot move's expected gain the pilot space is credited with (the other
+pilot may undo part of it)."""
 PIRATE_SHARE = 1.0
+"""Share of the expected loot the pirate space is credited with."""
 FV_RATE = 0.45
 """Expected price steps a good climbs per remaining voyage."""
 
@@ -253,14 +264,7 @@ class ManilaBot(Bot):
             return D.INSURANCE_PREMIUM - fc.claims()
         if spot == "pirate":
             pirates = len(view.pirates) + 1
-            p13 = sum(
-                boat_odds(view.positions[b], 3 - view.rolls)[1]
-                for b in range(len(view.cargo))
-                if view.destinations[b] == "sea"
-            )
-            avg_pay = sum(D.CARGO_PAYOUT[D.GOOD_INDEX[g]] for g in view.cargo) / 3
-            if not EXACT_PIRATE:
-                return p13 * avg_pay / pirates * 0.8 - cost
+            # each punt's chance to end on 13 (plundered) times its own payout
             loot = sum(
                 boat_odds(view.positions[b], 3 - view.rolls)[1] * D.CARGO_PAYOUT[D.GOOD_INDEX[g]]
                 for b, g in enumerate(view.cargo)
@@ -268,11 +272,10 @@ class ManilaBot(Bot):
             )
             return loot / pirates * PIRATE_SHARE - cost
         if spot in ("pilot-small", "pilot-large"):
-            if EXACT_PILOT and view.rolls == 2:
+            if view.rolls == 2:
                 return self.pilot_gain(view, fc, spot == "pilot-large") - cost
-            if spot == "pilot-small":
-                return (2.5 if view.rolls == 2 else 1.0) - cost
-            return (5.5 if view.rolls == 2 else 2.5) - cost
+            # before the second roll the move cannot be foreseen: a small allowance
+            return (1.0 if spot == "pilot-small" else 2.5) - cost
         return -cost
 
     def pilot_gain(self, view: ManilaView, fc: Forecast, large: bool) -> float:
