@@ -176,6 +176,10 @@ class RBState(State):
         step = self.step
         if step == "act" or step == "request":  # the most frequent steps
             return self.sequence[self.actor]
+        if step == "pray":  # order() without the copies
+            return self.temple[self.actor]
+        if step == "position":
+            return self._new_temple()[-1 - self.actor]
         if step == "over":
             return TERMINAL
         if step in ("map", "setup", "draw", "deal", "rivers"):
@@ -590,8 +594,12 @@ class RBState(State):
         busy = {t.carrier for t in self.trans.values() if t.carrier >= 0}
         for t in self.trans.values():
             on_hex.setdefault(w.place_hex[t.place], []).append(t)
-        for h in w.land_hexes():
-            if h in self.buildings or not self._pasture(h):
+        # only hexes with a transporter or a pile can breed: those, in land_hexes() order
+        candidates = set(on_hex)
+        candidates.update(w.place_hex[p] for p in self.piles)
+        is_land = w.is_land
+        for h in sorted(candidates):
+            if not is_land[h] or h in self.buildings or not self._pasture(h):
                 continue
             piles = [
                 (a, self.piles[a])
@@ -1638,7 +1646,6 @@ class RBState(State):
 
     def view(self, seat: int) -> RBView:
         """The full public state (nothing is secret in Roads & Boats)."""
-        names = D.RESEARCH
         return RBView(
             seat=seat,
             options=self.options,
@@ -1680,8 +1687,8 @@ class RBState(State):
             ],
             bridges=[[h, s] for h, s in self.bridges],
             walls=[WallView(e, o, s) for e, (o, s) in sorted(self.walls.items())],
-            research=[[n for i, n in enumerate(names) if r >> i & 1] for r in self.research],
-            fresh=[[n for i, n in enumerate(names) if r >> i & 1] for r in self.fresh],
+            research=[list(_research_names(r)) for r in self.research],
+            fresh=[list(_research_names(r)) for r in self.fresh],
             wonder=self.wonder[:],
             neutral_left=self.neutral_left,
             bricks_now=self.bricks_now,
@@ -1770,6 +1777,18 @@ def _kinds(goods: Sequence[int], skip: int = 0) -> tuple[str, ...]:
         _NAMES_OF_SET[seen] = names
     return names
 
+
+def _research_names(bits: int) -> tuple[str, ...]:
+    """Names of the research projects set in ``bits`` (bit i: data.RESEARCH[i])."""
+    names = _RESEARCH_OF_SET.get(bits)
+    if names is None:
+        names = tuple(n for i, n in enumerate(D.RESEARCH) if bits >> i & 1)
+        _RESEARCH_OF_SET[bits] = names
+    return names
+
+
+_RESEARCH_OF_SET: dict[int, tuple[str, ...]] = {}
+"""Research bit set -> project names in data.RESEARCH order (filled as met)."""
 
 _NAMES_OF_SET: dict[int, tuple[str, ...]] = {}
 """Bit set of good types -> their names in data.GOODS order (filled as met)."""
