@@ -85,6 +85,8 @@ CREW_FILL = 0.5
 (scaled down by each roll made)."""
 BOAT_RISE = 0.15
 """Share of a good's rise value a punt seat of that good is credited with."""
+RIVAL = 1.0
+"""Weight of the other seats' mean expected income against ours in pilot moves."""
 PILOT_SHARE = 0.8
 """Share of a pilot move's expected gain the pilot space is credited with (the other
 pilot may undo part of it)."""
@@ -225,27 +227,37 @@ class ManilaBot(Bot):
         others = max(0.0, (5 - view.supply[good] - mine) / max(1, view.seats - 1))
         return gain * (mine - 0.5 * others)
 
-    def stake(self, view: ManilaView, fc: Forecast) -> float:
-        """Our expected income this voyage plus share rises under forecast ``fc``."""
-        me = view.seat
+    def stake(self, view: ManilaView, fc: Forecast, rival: float = 0.0) -> float:
+        """Our expected income this voyage plus share rises under forecast ``fc``,
+        minus ``rival`` times the mean expected income of the other seats."""
+        total = self.income(view, fc, view.seat)
+        for b, good in enumerate(view.cargo):
+            total += (fc.arrive[b] + 0.5 * fc.plunder[b]) * self.rise_value(view, good)
+        if rival:
+            others = [s for s in range(view.seats) if s != view.seat]
+            total -= rival * sum(self.income(view, fc, s) for s in others) / len(others)
+        return total
+
+    @staticmethod
+    def income(view: ManilaView, fc: Forecast, seat: int) -> float:
+        """Expected pesos ``seat`` earns this voyage from its placed accomplices
+        (crews, offices, insurance claims and pirates) under forecast ``fc``."""
         total = 0.0
         for b, good in enumerate(view.cargo):
             crew = view.crews[b]
-            if me in crew:
-                total += (
-                    fc.arrive[b] * D.CARGO_PAYOUT[D.GOOD_INDEX[good]] * crew.count(me) / len(crew)
-                )
-            total += (fc.arrive[b] + 0.5 * fc.plunder[b]) * self.rise_value(view, good)
+            if seat in crew:
+                pay = D.CARGO_PAYOUT[D.GOOD_INDEX[good]]
+                total += fc.arrive[b] * pay * crew.count(seat) / len(crew)
         for i, occ in enumerate(view.port):
-            if occ == me:
+            if occ == seat:
                 total += fc.office(f"port-{D.BERTHS[i]}")
         for i, occ in enumerate(view.shipyard):
-            if occ == me:
+            if occ == seat:
                 total += fc.office(f"shipyard-{D.BERTHS[i]}")
-        if view.insurance == me:
+        if view.insurance == seat:
             total -= fc.claims()
-        if me in view.pirates:
-            total += fc.plunder_value(len(view.pirates)) * view.pirates.count(me)
+        if seat in view.pirates:
+            total += fc.plunder_value(len(view.pirates)) * view.pirates.count(seat)
         return total
 
     def spot_value(self, view: ManilaView, fc: Forecast, spot: str, cost: int) -> float:
@@ -280,7 +292,7 @@ class ManilaBot(Bot):
 
     def pilot_gain(self, view: ManilaView, fc: Forecast, large: bool) -> float:
         """Expected pesos a pilot adds to our stake by its best move before roll 3."""
-        base = self.stake(view, fc)
+        base = self.stake(view, fc, RIVAL)
         sailing = [b for b, d in enumerate(view.destinations) if d == "sea"]
         moves: list[list[tuple[int, int]]] = [[(b, d)] for b in sailing for d in (-1, 1)]
         if large:
@@ -297,7 +309,7 @@ class ManilaBot(Bot):
             pos = list(view.positions)
             for b, d in move:
                 pos[b] += d
-            best = max(best, self.stake(view, Forecast(view, pos)) - base)
+            best = max(best, self.stake(view, Forecast(view, pos), RIVAL) - base)
         return PILOT_SHARE * best
 
     def hm_value(self, view: ManilaView) -> float:
@@ -453,13 +465,13 @@ class ManilaBot(Bot):
         return choice
 
     def _pilot(self, view: ManilaView, legal: list[Any]) -> int:
-        best, choice = self.stake(view, Forecast(view)), legal.index(Pass())
+        best, choice = self.stake(view, Forecast(view), RIVAL), legal.index(Pass())
         for i, a in enumerate(legal):
             if isinstance(a, Pilot):
                 pos = list(view.positions)
                 for good, delta in a.moves:
                     pos[view.cargo.index(good)] += delta
-                value = self.stake(view, Forecast(view, pos))
+                value = self.stake(view, Forecast(view, pos), RIVAL)
                 if value > best + 1e-9:
                     best, choice = value, i
         return choice
