@@ -183,41 +183,33 @@ def _player_view(p: Player, key: tuple[Any, ...] | None = None) -> PlayerView:
 _ROLES = tuple(enumerate(ROLE_NAMES))
 
 
-def _roles(state: Any) -> tuple[dict[str, int], list[str]]:
-    """``(roles on offer -> doubloons, taken role names)``, memoised on the state's role
-    lists (they change once per role choice, views are built at every decision)."""
+def _roles_memo(state: Any) -> tuple[Any, ...]:
+    """New memo of the role cards: ``(copies of role_taken, role_coins, role_in_play,
+    roles on offer -> doubloons, taken role names)``; they change once per role choice
+    while views are built at every decision."""
     in_play, taken, coins = state.role_in_play, state.role_taken, state.role_coins
-    memo = state._roles_memo
-    if memo is None or memo[0] != taken or memo[1] != coins or memo[2] != in_play:
-        offer = {name: coins[r] for r, name in _ROLES if in_play[r] and not taken[r]}
-        names = [name for r, name in _ROLES if taken[r]]
-        memo = state._roles_memo = (taken[:], coins[:], in_play[:], offer, names)
-    return memo[3], memo[4]
+    offer = {name: coins[r] for r, name in _ROLES if in_play[r] and not taken[r]}
+    names = [name for r, name in _ROLES if taken[r]]
+    memo = state._roles_memo = (taken[:], coins[:], in_play[:], offer, names)
+    return memo
 
 
-def _building_supply(state: Any) -> dict[str, int]:
-    """Building name -> copies left, memoised on the state's supply list."""
+def _supply_memo(state: Any) -> tuple[Any, ...]:
+    """New memo of the building supply: ``(copy of the supply, name -> copies left)``."""
     supply = state.building_supply
-    memo = state._supply_memo
-    if memo is None or memo[0] != supply:
-        memo = state._supply_memo = (supply[:], dict(zip(_BUILDING_NAMES, supply, strict=True)))
-    names: dict[str, int] = memo[1]
-    return names
+    memo = state._supply_memo = (supply[:], dict(zip(_BUILDING_NAMES, supply, strict=True)))
+    return memo
 
 
-def _ships(state: Any) -> list[ShipView]:
-    """The cargo ships' records, memoised on the state (keyed on copies of the goods and
-    loads aboard)."""
+def _ships_memo(state: Any) -> tuple[Any, ...]:
+    """New memo of the cargo ships: ``(copies of the loads and goods, ship records)``."""
     ship_good, ship_load = state.ship_good, state.ship_load
-    memo = state._ships_memo
-    if memo is None or memo[0] != ship_load or memo[1] != ship_good:
-        ships = [
-            ShipView(capacity, GOOD_NAMES[good] if good >= 0 else None, load)
-            for capacity, good, load in zip(state.ship_cap, ship_good, ship_load, strict=True)
-        ]
-        memo = state._ships_memo = (ship_load[:], ship_good[:], ships)
-    views: list[ShipView] = memo[2]
-    return views
+    ships = [
+        ShipView(capacity, GOOD_NAMES[good] if good >= 0 else None, load)
+        for capacity, good, load in zip(state.ship_cap, ship_good, ship_load, strict=True)
+    ]
+    memo = state._ships_memo = (ship_load[:], ship_good[:], ships)
+    return memo
 
 
 def make_view(state: Any, seat: int) -> PuertoRicoView:
@@ -239,7 +231,22 @@ def make_view(state: Any, seat: int) -> PuertoRicoView:
             players.append(memo[1])
         else:
             players.append(_player_view(p, key))
-    roles, taken_roles = _roles(state)
+    # The memos below are checked here rather than in their own functions: this runs
+    # at every decision.
+    roles = state._roles_memo
+    if (
+        roles is None
+        or roles[0] != state.role_taken
+        or roles[1] != state.role_coins
+        or roles[2] != state.role_in_play
+    ):
+        roles = _roles_memo(state)
+    supply = state._supply_memo
+    if supply is None or supply[0] != state.building_supply:
+        supply = _supply_memo(state)
+    ships = state._ships_memo
+    if ships is None or ships[0] != state.ship_load or ships[1] != state.ship_good:
+        ships = _ships_memo(state)
     house = state.house
     kept = state.kept
     produced = state.produced
@@ -254,20 +261,20 @@ def make_view(state: Any, seat: int) -> PuertoRicoView:
         state.chooser,
         state.order[:],
         state.turn,
-        roles,
-        taken_roles,
+        roles[3],
+        roles[4],
         players,
         state.colonist_supply,
         state.colonist_ship,
         max(0, state.vp_pool - chips),
         state.goods_supply[:],
-        _ships(state),
+        ships[2],
         [GOOD_NAMES[g] for g in house] if house else [],
         state.face_up[:],
         sum(state.stack),
         state.discard[:],
         state.quarries,
-        _building_supply(state),
+        supply[1],
         state.end_triggered,
         state.captain_bonus_used,
         state.wharf_used[:],
