@@ -8,7 +8,8 @@ Every decision is scored in pesos of expected gain for this seat:
   expected in port or shipyard) minus its cost; a punt seat also counts the rise of
   our own shares of that good.  The pirate space is worth the exact expected loot
   (each punt's chance to end on 13 times its own payout, split among the pirates);
-  a pilot space in the last round is worth what its best move adds to our stake.
+  a pilot space in the last round is worth what its best move adds to our stake
+  less the other seats' mean income.
   The bot passes when nothing is worth its price.
 * **bidding** - the harbour master's office is worth the margin of the best share
   it can buy below that share's expected final value, plus its control (cargo and
@@ -19,7 +20,8 @@ Every decision is scored in pesos of expected gain for this seat:
   has a positive margin (no cash reserve).
 * **harbour master** - leaves out the good it owns least of, and picks the start
   layout that maximises the expected rise of its own shares.
-* **pirates, pilots, plunder** - the action with the best expected value for us.
+* **pirates, pilots, plunder** - the action with the best expected value for us
+  (pilot moves: our stake minus ``RIVAL`` times the other seats' mean income).
 * **money** - never redeems (with the default scoring a redemption is worth exactly
   what the mortgage costs at the end), mortgages only when forced or to afford a
   clearly profitable space; forced mortgages take the cheapest good first.
