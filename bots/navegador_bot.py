@@ -53,6 +53,15 @@ EXPEDITION_SHIPS = 3
 """Only the ships closest to unexplored waters count as explorers-to-be."""
 SHIP_AT_TILES = 1.5
 """Value of a ship in a region with colony tiles still to found (one per tile)."""
+FADE_BUILDINGS = 8
+"""Buildings left on the display below which the future values fade out (to nothing
+when only the last one is left)."""
+MACAU_SHARE = 0.5
+"""Largest share of the future values once Macau, the door to Nagasaki, is explored."""
+END_LEAD_BONUS = 4.0
+"""Bonus for a position after the end trigger in which the seat leads: the leader ends
+the game rather than milking the market and virtual workers turn after turn (with the
+others assumed to pass, more turns always look better to everyone)."""
 ENDGAME_CHANGE = 1e-5
 """VP per Cruzado short of a full 200 once the end is triggered (a tie-break only)."""
 EPSILON = 1e-6
@@ -75,35 +84,60 @@ def money_value(money: int, ending: bool) -> float:
     return value
 
 
-def evaluate(state: NavegadorState, seat: int) -> float:
-    """Heuristic worth of ``state`` for ``seat`` in VP (higher is better)."""
+def evaluate(state: NavegadorState, seat: int, future: float | None = None) -> float:
+    """Heuristic worth of ``state`` for ``seat`` in VP (higher is better).
+
+    ``future`` is the share of the game still to come (:func:`future_share` of the
+    position the planner started from; computed from ``state`` when omitted).  It is
+    fixed during one decision, so buying a building does not look like shortening
+    the game."""
     player = state.players[seat]
     if state.end_seat >= 0:
         # Every seat has at most one turn left: only the final score counts (money in
         # whole 200s; the remainder breaks ties in favour of keeping Cruzados).
-        return player.score() + (player.money % data.VP_MONEY_UNIT) * ENDGAME_CHANGE
-    value = float(player.score() - player.money // data.VP_MONEY_UNIT)
-    value += money_value(player.money, False)
-    value += sum(player.colonies) * COLONY_VP
-    value += sum(player.factories) * FACTORY_VP
-    value += player.workers * WORKER_VP
-    value += player.shipyards * SHIPYARD_VP + player.churches * CHURCH_VP
+        value = player.score() + (player.money % data.VP_MONEY_UNIT) * ENDGAME_CHANGE
+        best_other = max(p.score() for s, p in enumerate(state.players) if s != seat)
+        if value > best_other:
+            value += END_LEAD_BONUS
+        return value
+    base = float(player.score() - player.money // data.VP_MONEY_UNIT)
+    if future is None:
+        future = future_share(state)
+    value = money_value(player.money, False) * future
+    value += player.money / data.VP_MONEY_UNIT * (1.0 - future)
+    extra = sum(player.colonies) * COLONY_VP
+    extra += sum(player.factories) * FACTORY_VP
+    extra += player.workers * WORKER_VP
+    extra += player.shipyards * SHIPYARD_VP + player.churches * CHURCH_VP
     table = distances(state.explored)
     unexplored = [r for r in range(len(data.REGIONS)) if not state.is_explored(r)]
     reach: list[int] = []
     for region, ships in enumerate(player.ships):
         if not ships:
             continue
-        value += min(ships, len(state.tiles[region])) * SHIP_AT_TILES
+        extra += min(ships, len(state.tiles[region])) * SHIP_AT_TILES
         if unexplored:
             d = min(table[region][u] for u in unexplored)
             reach.extend([d] * ships)
     for d in sorted(reach)[:EXPEDITION_SHIPS]:
         if d < 10:
-            value += SHIP_NEAR_UNEXPLORED * 0.5 ** (d - 1)
+            extra += SHIP_NEAR_UNEXPLORED * 0.5 ** (d - 1)
     if state.phase_pending:
-        value += 0.5
-    return value
+        extra += 0.5
+    return base + value + extra * future
+
+
+def future_share(state: NavegadorState) -> float:
+    """How much of the game is still to come, 1.0 down to 0.0, from the buildings left
+    on the display (the last one ends the game) and from Macau (next to Nagasaki, whose
+    exploration ends it).  The future values of :func:`evaluate` are scaled by it, so
+    that they fade out before the end is triggered instead of vanishing at the trigger:
+    a cliff there made every seat avoid ending the game (a self-play game ran 78 turns,
+    pumping money with virtual workers, with one church left that nobody would buy)."""
+    share = min(1.0, max(0.0, (sum(state.display) - 1) / FADE_BUILDINGS))
+    if state.is_explored(data.MACAU):
+        share = min(share, MACAU_SHARE)
+    return share
 
 
 class Planner:
@@ -111,6 +145,7 @@ class Planner:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
+        self.future = 1.0
 
     def settle(self, state: NavegadorState, seat: int) -> None:
         """Resolve chance nodes and finish a forced expedition (all choices equal)."""
@@ -128,12 +163,12 @@ class Planner:
         copy = state.clone()
         copy.apply_action(action)
         self.settle(copy, seat)
-        return evaluate(copy, seat)
+        return evaluate(copy, seat, self.future)
 
     def greedy_step(self, state: NavegadorState, seat: int) -> Any:
         """Best single atomic step inside an action; DONE unless something improves."""
         legal = state.legal_actions()
-        base = evaluate(state, seat)
+        base = evaluate(state, seat, self.future)
         best, best_value = (DONE if DONE in legal else legal[0]), base + EPSILON
         for action in legal:
             if action is DONE:
@@ -169,18 +204,18 @@ class Planner:
             if copy.to_move() == seat and copy.stage == START:
                 follow = self.best_start(copy, seat, depth)
                 return self.start_value(copy, follow, seat, depth) + 0.3
-            return evaluate(copy, seat)
+            return evaluate(copy, seat, self.future)
         self.finish_turn(copy, seat, stop_at_start=True)
         if depth > 1 and not last_turn and copy.stage != OVER:
             self.settle(copy, seat)
             if copy.stage == START and copy.reveal < 0:
                 copy.current = seat
                 copy._legal = None
-                now = evaluate(copy, seat)
+                now = evaluate(copy, seat, self.future)
                 nxt = self.best_start(copy, seat, depth - 1)
                 later = self.start_value(copy, nxt, seat, depth - 1)
                 return now + NEXT_TURN_WEIGHT * (later - now)
-        return evaluate(copy, seat)
+        return evaluate(copy, seat, self.future)
 
     def best_start(self, state: NavegadorState, seat: int, depth: int = 1) -> Any:
         """Best START decision: the card (if it pays) or a rondel space."""
@@ -196,6 +231,7 @@ class Planner:
         """The action this bot plays in ``state`` (a decision node)."""
         seat = state.to_move()
         legal = state.legal_actions()
+        self.future = future_share(state)
         if len(legal) == 1:
             return legal[0]
         if state.stage == START:

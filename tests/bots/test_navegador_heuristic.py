@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
 
-from navegador_bot import NavegadorBot, evaluate, money_value
+from navegador_bot import END_LEAD_BONUS, NavegadorBot, evaluate, future_share, money_value
 
 from referee.games.navegador import GAME, data
 from referee.games.navegador.actions import Hire, Launch, Rondel, Scrap
@@ -68,7 +68,11 @@ def test_after_the_end_trigger_the_evaluation_is_the_final_score() -> None:
     state = late_game(money=1130)
     state.players[0].workers = 6
     state.end_seat, state.end_turns = 1, 22
+    state.players[1].money = 5000
     assert evaluate(state, 0) == pytest.approx(state.players[0].score(), abs=0.01)
+    # Leading after the trigger earns a bonus, so the leader is keen to end the game.
+    state.players[1].money = 0
+    assert evaluate(state, 0) == pytest.approx(state.players[0].score() + END_LEAD_BONUS, abs=0.01)
 
 
 def test_last_turn_does_not_buy_dear_workers() -> None:
@@ -101,3 +105,18 @@ def test_last_turn_launches_the_cheap_shipyard_ships() -> None:
     assert taken[3] == Launch(count=4)
     # +4 ships -2 scrapped, 1,000 -> 800 Cruzados (5 -> 4 VP).
     assert me.score() == before + 1
+
+
+def test_no_cliff_at_the_end_trigger() -> None:
+    """With only the last building left, the evaluation is already the final score
+    (Cruzados at 1/200), so buying it and ending the game is not seen as a loss of
+    colonies', factories' and workers' future value (self-play games used to stall)."""
+    state = late_game(money=1130)
+    state.display = [0, 0, 0, 0, 1]
+    me = state.players[0]
+    me.colonies, me.factories, me.workers = [3, 2, 2], [1, 1, 0], 9
+    assert future_share(state) == 0.0
+    assert evaluate(state, 0) == pytest.approx(me.score() + 130 / data.VP_MONEY_UNIT)
+    state.display = list(data.building_row_sizes(4))
+    assert future_share(state) == 1.0
+    assert evaluate(state, 0) > me.score() + 5
