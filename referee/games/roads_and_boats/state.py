@@ -48,6 +48,8 @@ UNDRAWN = World("undrawn", "", [])
 GOOD_NAMES = D.GOODS
 GOOD_INDEX = D.G
 
+_new_object = object.__new__
+
 
 class Transporter:
     """One transporter: ``owner`` seat, ``kind`` (index into data.TRANSPORTERS),
@@ -67,7 +69,11 @@ class Transporter:
 
     def copy(self) -> Transporter:
         """An independent copy."""
-        t = Transporter(self.id, self.owner, self.kind, self.place)
+        t = _new_object(Transporter)  # every slot set below, without __init__
+        t.id = self.id
+        t.owner = self.owner
+        t.kind = self.kind
+        t.place = self.place
         t.moved = self.moved
         t.cargo = self.cargo[:]
         t.carrier = self.carrier
