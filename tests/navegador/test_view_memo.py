@@ -57,5 +57,5 @@ def test_memoised_views_match_views_built_from_scratch(seats: int) -> None:
         state.apply_action(action)
     # The playout went through the cases that change the memoised region records.
     assert explored and founded
-    for view, wire in taken:
-        assert msgspec.to_builtins(view) == wire
+    for earlier, its_wire in taken:
+        assert msgspec.to_builtins(earlier) == its_wire

@@ -38,5 +38,5 @@ def test_memoised_views_match_views_built_from_scratch(seats: int) -> None:
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
     assert len(taken) > 100
-    for view, wire in taken:
-        assert msgspec.to_builtins(view) == wire
+    for earlier, its_wire in taken:
+        assert msgspec.to_builtins(earlier) == its_wire
