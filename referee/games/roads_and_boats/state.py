@@ -49,6 +49,8 @@ GOOD_NAMES = D.GOODS
 GOOD_INDEX = D.G
 
 _new_object = object.__new__
+_TRANSPORTER_NAMES = tuple(t.name for t in D.TRANSPORTERS)
+_BUILDING_NAMES = tuple(b.name for b in D.BUILDINGS)
 
 
 class Transporter:
@@ -905,7 +907,16 @@ class RBState(State):
         out = [A.Step(p) for p in self._steps(t)]
         bit = 1 << (seat + D.GOOD_BITS)
         places = self.reach(t)
-        carrying = self._carried_by(t)
+        # _carried_by(t) and _carriers() in one pass
+        tid = t.id
+        carrying = None
+        carriers: set[int] = set()
+        for u in self.trans.values():
+            cid = u.carrier
+            if cid >= 0:
+                carriers.add(cid)
+                if cid == tid and carrying is None:
+                    carrying = u
         room = carrying is None and len(t.cargo) < D.TRANSPORTERS[t.kind].capacity
         if room:
             for p in places:
@@ -923,7 +934,6 @@ class RBState(State):
         if self.herd:
             out.extend(A.Settle(p) for p in places)
         if carrying is None:
-            carriers = self._carriers()
             for u in self._beside(t):
                 if u.id in self.refused or u.id in carriers:
                     continue
@@ -1191,6 +1201,8 @@ class RBState(State):
         cap = self.options.most_wall_tokens
         buildings = D.BUILDINGS
         is_land = w.is_land
+        wall_least = D.wall_build_cost(0)
+        demolish_least = D.wall_demolish_cost(0)
         pools: dict[int, list[int]] = {}
         for place in sorted(here):
             own = here[place]
@@ -1216,7 +1228,11 @@ class RBState(State):
                     for cross, _q in w.land_links[a]:
                         if cross not in self.roads:
                             out.append(A.Road(place, *w.crossing_side(h, cross)))
-            sides, extra = self._wall_sides(place)
+            # every wall costs at least wall_build_cost(0) stones or, to demolish,
+            # wall_demolish_cost(0) boards: without either no wall action is possible
+            sides: list[int] = []
+            if counts[D.STONE] >= wall_least or counts[D.BOARD] >= demolish_least:
+                sides, extra = self._wall_sides(place)
             for d in sides:
                 edge = w.edge_of[h][d]
                 e = w.edges[edge]
@@ -1652,6 +1668,11 @@ class RBState(State):
 
     def view(self, seat: int) -> RBView:
         """The full public state (nothing is secret in Roads & Boats)."""
+        world = self.world
+        n_edges = len(world.edges)
+        roads = sorted(self.roads)
+        kind_names = _TRANSPORTER_NAMES
+        building_names = _BUILDING_NAMES
         return RBView(
             seat=seat,
             options=self.options,
@@ -1671,7 +1692,7 @@ class RBState(State):
                 TransporterView(
                     t.id,
                     t.owner,
-                    D.TRANSPORTERS[t.kind].name,
+                    kind_names[t.kind],
                     t.place,
                     t.moved,
                     t.cargo[:],
@@ -1681,16 +1702,12 @@ class RBState(State):
             ],
             next_transporter=self.next_tid,
             buildings=[
-                BuildingView(h, D.BUILDINGS[b[0]].name, b[1], b[2], b[3], *self.bags.get(h, (0, 0)))
+                BuildingView(h, building_names[b[0]], b[1], b[2], b[3], *self.bags.get(h, (0, 0)))
                 for h, b in sorted(self.buildings.items())
             ],
             piles=[PileView(p, g[:]) for p, g in sorted(self.piles.items())],
-            roads=sorted(c for c in self.roads if c < len(self.world.edges)),
-            bank_roads=[
-                [self.world.cross_edge[c], (c - len(self.world.edges)) % 2]
-                for c in sorted(self.roads)
-                if c >= len(self.world.edges)
-            ],
+            roads=[c for c in roads if c < n_edges],
+            bank_roads=[[world.cross_edge[c], (c - n_edges) % 2] for c in roads if c >= n_edges],
             bridges=[[h, s] for h, s in self.bridges],
             walls=[WallView(e, o, s) for e, (o, s) in sorted(self.walls.items())],
             research=[list(_research_names(r)) for r in self.research],
