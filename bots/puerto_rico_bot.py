@@ -66,8 +66,8 @@ from referee.games.puerto_rico.state import P_ROLE, PuertoRicoState
 
 ABILITY_PER_ROUND = {
     SMALL_MARKET: 0.15,
-    HACIENDA: 0.03,
-    CONSTRUCTION_HUT: 0.03,
+    HACIENDA: -0.05,
+    CONSTRUCTION_HUT: -0.05,
     SMALL_WAREHOUSE: 0.12,
     HOSPICE: 0.2,
     OFFICE: 0.15,
@@ -80,9 +80,10 @@ ABILITY_PER_ROUND = {
 }
 """Rough VP per remaining round that an occupied violet building's ability is worth.
 
-The hacienda and the construction hut are worth little (a random extra plantation, a
-quarry when someone else settles): valued higher, the bot bought them ahead of the
-production buildings its plantations needed and lost to the frozen v1."""
+The hacienda and the construction hut get a small negative worth: their abilities (a
+random extra plantation, a quarry when someone else settles) rarely pay for the city
+space and the doubloons, and valued positively the cheap pair was bought in almost
+every game ahead of the production the bot's plantations needed."""
 
 GOOD_WORTH = tuple(0.55 + 0.12 * price for price in TRADE_PRICE)
 """VP-equivalent of one barrel in hand, by good."""
@@ -136,11 +137,14 @@ LARGE_BONUS = {
 LARGE_EXPECTED = 0.8
 """Share of an unoccupied large building's bonus (at today's board) credited to it:
 a colonist will almost surely reach it, and most bonuses still grow."""
-UNMATCHED_CIRCLE = 0.6
-"""VP-equivalent lost per production circle beyond the plantations of its good (a
-building that cannot be fed is a wasted city space and wasted doubloons)."""
-BOTH_PLANTS = 0.6
-"""VP-equivalent lost for owning the small and the large plant of one good."""
+UNMATCHED_CIRCLE = 0.0
+"""VP-equivalent lost per production circle beyond the plantations of its good.  Off:
+at 0.6 (with :data:`BOTH_PLANTS`) the bot, having bought the cheap small plant, never
+added the large one and produced less than v1; unmatched circles already earn nothing
+in :func:`_production_value`."""
+BOTH_PLANTS = 0.0
+"""VP-equivalent lost for owning the small and the large plant of one good (off, as
+:data:`UNMATCHED_CIRCLE`)."""
 
 
 def _large_and_match_value(p: Player) -> float:
