@@ -49,6 +49,5 @@ def main() -> None:
             return
 
 
-
 if __name__ == "__main__":
     main()
