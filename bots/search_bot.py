@@ -28,8 +28,8 @@ search plays another root action only when it was visited more than the guide's
 and its mean reward beats the guide's by the game's ``guide_margin``: Puerto Rico
 0; Manila, Navegador and Roads & Boats 0.4 (only where one move wins and the
 guide's loses: there the random rollouts misjudged ordinary moves, and smaller
-margins lost to the plain heuristic in measurement: docs/bots.md; how the bot
-works, its flags and current figures: docs/bots/search.md).
+margins lost to the plain heuristic in measurement; how the bot works, its flags
+and current figures: docs/bots/search.md).
 ``--no-guide`` plays pure search, ``--guide-margin M`` overrides the margin.
 
 Candidate actions: Manila bids are grouped into a few raises (minimum, +1, +2, +4,
