@@ -539,13 +539,13 @@ async def _close_all(seats: list[_Seat], pool: BotPool | None, keys: Sequence[Po
 
     async def one(seat: _Seat, key: PoolKey) -> None:
         if seat.bot is not None:
-            seat.outcome.unsolicited_lines = seat.bot.stats.unsolicited_lines
-            seat.outcome.stderr_dropped = seat.bot.stats.stderr_dropped
-            if pool is not None and seat.outcome.verdict == "ok" and seat.bot.reusable():
-                await pool.give_back(key, seat.bot)
+            stats = seat.bot.stats  # this match's: a reused bot gets a new object
+            if pool is not None and seat.outcome.verdict == "ok":
+                await pool.give_back(key, seat.bot)  # closes it if it is not reusable
             else:
                 await seat.bot.close(graceful=seat.outcome.verdict == "ok")
-                seat.outcome.stderr_dropped = seat.bot.stats.stderr_dropped
+            seat.outcome.unsolicited_lines = stats.unsolicited_lines
+            seat.outcome.stderr_dropped = stats.stderr_dropped
 
     await asyncio.gather(
         *(one(s, k) for s, k in zip(seats, keys, strict=True)), return_exceptions=True

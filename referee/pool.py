@@ -30,13 +30,15 @@ import multiprocessing
 import multiprocessing.util
 import signal
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Coroutine, Hashable
+from typing import Any, TypeVar
 
 from referee import reaper
 from referee.bot import BotLimits, BotProcess, BotSpec
 from referee.sandbox import SandboxPolicy
 
 PoolKey = tuple[Hashable, ...]
+T = TypeVar("T")
 
 
 def pool_key(spec: BotSpec, limits: BotLimits, policy: SandboxPolicy) -> PoolKey:
@@ -132,6 +134,16 @@ def process_pool() -> tuple[asyncio.Runner, BotPool]:
         if multiprocessing.parent_process() is not None:
             multiprocessing.util.Finalize(None, close_process_pool, exitpriority=10)
     return _runner, _pool
+
+
+def run_here(play: Callable[[BotPool | None], Coroutine[Any, Any, T]], reuse: bool) -> T:
+    """Run ``play(pool)`` to completion in this process: with ``reuse``, in the
+    process's lasting loop with its bot pool (:func:`process_pool`); otherwise in a
+    fresh event loop with no pool.  The entry point of tournament and regress jobs."""
+    if not reuse:
+        return asyncio.run(play(None))
+    runner, pool = process_pool()
+    return runner.run(play(pool))
 
 
 def close_process_pool() -> None:

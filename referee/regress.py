@@ -19,7 +19,6 @@ Two modes:
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import concurrent.futures
 import contextlib
@@ -37,7 +36,7 @@ from referee.bot import BotCommandError, BotSpec, resolve_command
 from referee.engine import GameError
 from referee.games import UnknownGame, get_game
 from referee.match import Clock, run_match
-from referee.pool import BotPool, close_process_pool, process_pool, worker_init
+from referee.pool import BotPool, close_process_pool, run_here, worker_init
 from referee.preflight import check_script_paths
 from referee.sandbox import MODES, SandboxPolicy, resolve_mode
 from referee.schedule import block_seed, new_secret
@@ -170,10 +169,7 @@ async def play_block(job: BlockJob, pool: BotPool | None = None) -> BlockResult:
 def play_block_sync(job: BlockJob) -> BlockResult:
     """:func:`play_block` in this process (the worker-process entry point): in a fresh
     event loop, or, with ``job.reuse``, in the process's lasting loop and bot pool."""
-    if not job.reuse:
-        return asyncio.run(play_block(job))
-    runner, pool = process_pool()
-    return runner.run(play_block(job, pool))
+    return run_here(lambda pool: play_block(job, pool), job.reuse)
 
 
 def pairwise_score(ranks: Sequence[int], seat: int) -> float:

@@ -38,7 +38,7 @@ from referee.bot import BotCommandError, BotLimits, BotSpec, resolve_command
 from referee.config import TournamentConfig
 from referee.games import get_game
 from referee.match import Adjudication, Clock, MatchOutcome, run_match
-from referee.pool import BotPool, close_process_pool, process_pool, worker_init
+from referee.pool import BotPool, close_process_pool, run_here, worker_init
 from referee.resultsdb import MatchRow
 from referee.rundir import open_results, private_run, record_mac, refuse_damage, run_lock
 from referee.sandbox import SandboxPolicy, resolve_mode
@@ -249,10 +249,7 @@ async def play_job(job: MatchJob, pool: BotPool | None = None) -> MatchRow:
 def play_job_sync(job: MatchJob) -> MatchRow:
     """:func:`play_job` in this process (the worker-process entry point): in a fresh
     event loop, or, with ``job.reuse``, in the process's lasting loop and bot pool."""
-    if not job.reuse:
-        return asyncio.run(play_job(job))
-    runner, pool = process_pool()
-    return runner.run(play_job(job, pool))
+    return run_here(lambda pool: play_job(job, pool), job.reuse)
 
 
 class RemoteResult(msgspec.Struct):

@@ -7,6 +7,7 @@ stderr (``k``: matches this process has started), so a test can tell which proce
 played which match.  Modes: ``ok``; ``no_reuse``; ``illegal`` (an out-of-range index
 at its first decision of every match); ``exit_after_end`` (exits after its first
 ``end`` although it announced reuse, as a process that dies while idle);
+``die_on_reuse`` (exits without answering any ``start`` after its first);
 ``ponder`` (at its first decision, starts a child that computes until it is killed,
 as a bot that keeps thinking between matches).
 """
@@ -31,6 +32,8 @@ def main() -> None:
         kind = msg.get("type")
         if kind == "start":
             started += 1
+            if MODE == "die_on_reuse" and started > 1:
+                return
             sys.stderr.write(f"pid {os.getpid()} match {msg['match']} n {started}\n")
             sys.stderr.flush()
             ready: dict[str, object] = {"type": "ready", "name": f"reuse-{MODE}"}

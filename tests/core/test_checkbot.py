@@ -61,7 +61,7 @@ def test_a_bot_offering_reuse_is_checked_in_reused_processes() -> None:
 
 
 def test_a_bot_that_breaks_when_reused_is_told_so() -> None:
-    reuse_bot = f"{sys.executable} {ROOT / 'tests' / 'core' / 'reuse_bot.py'} exit_after_end"
+    reuse_bot = f"{sys.executable} {ROOT / 'tests' / 'core' / 'reuse_bot.py'} die_on_reuse"
     code, out = check(reuse_bot, "--seats", "3")
     assert code == 1
     assert out.count("problem:") == 2 and out.count("did not answer this match's start") == 2
