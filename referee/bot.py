@@ -4,9 +4,10 @@
 default inside a sandbox of its own (see :mod:`referee.sandbox`), with a scrubbed
 environment and a fresh empty working directory.  It copies the bot's stderr to a
 log file up to a cap (keeping the last lines for fault details), and sends requests
-with a deadline; replies are read only while a request is outstanding, with a hard
-cap on line length (the referee never buffers more than the cap), so a bot that
-floods its output between requests costs the referee nothing.
+with a deadline.  Its stdout is read as lines with a hard cap on line length; the
+referee holds at most twice the cap of unread output (then the bot's pipe fills and
+the bot blocks), so a bot that floods its output between requests costs the
+referee nothing more.  Waiting for a reply costs one future and one timer.
 :meth:`BotProcess.close` ends it: close stdin, wait a grace period, TERM the process
 group, KILL it, reap.
 
@@ -205,6 +206,95 @@ class BotStats:
     move_ms: list[float] = field(default_factory=list)
 
 
+class _LineOverrun(Exception):
+    """A bot's stdout line is longer than the cap."""
+
+
+class _Lines(asyncio.Protocol):
+    """A bot's stdout as complete lines, attached to the event loop directly.
+
+    Bytes are kept until a request reads them; past ``2 * limit`` bytes unread, the
+    pipe is no longer read (the bot blocks on its full pipe), so a bot that floods
+    costs the referee at most that much memory.  :meth:`readline` answers at once
+    when a line is already here and otherwise waits on one future with one timer:
+    the whole cost of waiting for a reply.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._buffer = bytearray()
+        self._waiter: asyncio.Future[None] | None = None
+        self._transport: asyncio.ReadTransport | None = None
+        self._paused = False
+        self.eof = False
+        self.error: BaseException | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.ReadTransport)
+        self._transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self._buffer += data
+        waiter = self._waiter
+        complete = b"\n" in data or len(self._buffer) >= self._limit
+        if waiter is not None and complete and not waiter.done():
+            waiter.set_result(None)
+        if not self._paused and len(self._buffer) > 2 * self._limit and self._transport:
+            self._paused = True
+            self._transport.pause_reading()
+
+    def eof_received(self) -> bool:
+        self.eof = True
+        self._wake()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.eof = True
+        self.error = exc
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def readline(self, deadline: float) -> bytes:
+        """The next line, newline included, waiting until ``deadline`` (event loop
+        time, s).  Raises :class:`TimeoutError` at the deadline,
+        :class:`_LineOverrun` for a line over the cap, :class:`asyncio.IncompleteReadError`
+        at end of file (with the unfinished line as ``partial``), or the pipe's
+        :class:`OSError`."""
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                if end >= self._limit:
+                    raise _LineOverrun
+                line = bytes(self._buffer[: end + 1])
+                del self._buffer[: end + 1]
+                if self._paused and len(self._buffer) <= self._limit and self._transport:
+                    self._paused = False
+                    self._transport.resume_reading()
+                return line
+            if len(self._buffer) >= self._limit:
+                raise _LineOverrun
+            if self.eof:
+                if self.error is not None:
+                    raise self.error
+                raise asyncio.IncompleteReadError(bytes(self._buffer), None)
+            loop = asyncio.get_running_loop()
+            waiter = self._waiter = loop.create_future()
+            timer = loop.call_at(deadline, _expire, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+                self._waiter = None
+
+
+def _expire(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_exception(TimeoutError())
+
+
 class _Pipes:
     """The referee's ends of a bot's stdin, stdout and stderr pipes, each attached to
     the event loop directly (not through the subprocess transport, which would cost
@@ -213,7 +303,7 @@ class _Pipes:
     def __init__(
         self,
         stdin: asyncio.StreamWriter,
-        stdout: asyncio.StreamReader,
+        stdout: _Lines,
         stderr: asyncio.StreamReader,
         transports: list[asyncio.BaseTransport],
     ) -> None:
@@ -223,25 +313,27 @@ class _Pipes:
     @classmethod
     async def connect(cls, stdin_fd: int, stdout_fd: int, stderr_fd: int, limit: int) -> _Pipes:
         """Attach the three file descriptors (which it takes over); ``limit`` is the
-        readers' line cap in bytes."""
+        stdout line cap in bytes, newline included."""
         loop = asyncio.get_running_loop()
-        readers = []
         transports: list[asyncio.BaseTransport] = []
-        for fd in (stdout_fd, stderr_fd):
-            reader = asyncio.StreamReader(limit=limit, loop=loop)
-            transport, _ = await loop.connect_read_pipe(
-                lambda r=reader: asyncio.StreamReaderProtocol(r, loop=loop),  # type: ignore[misc]
-                os.fdopen(fd, "rb", buffering=0),
-            )
-            readers.append(reader)
-            transports.append(transport)
+        lines = _Lines(limit)
+        transport, _ = await loop.connect_read_pipe(
+            lambda: lines, os.fdopen(stdout_fd, "rb", buffering=0)
+        )
+        transports.append(transport)
+        stderr = asyncio.StreamReader(limit=limit, loop=loop)
+        transport, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(stderr, loop=loop),
+            os.fdopen(stderr_fd, "rb", buffering=0),
+        )
+        transports.append(transport)
         write_transport, protocol = await loop.connect_write_pipe(
             lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader(loop=loop), loop=loop),
             os.fdopen(stdin_fd, "wb", buffering=0),
         )
         transports.append(write_transport)
         writer = asyncio.StreamWriter(write_transport, protocol, None, loop)
-        return cls(writer, readers[0], readers[1], transports)
+        return cls(writer, lines, stderr, transports)
 
     def close(self) -> None:
         """Close all three pipes (idempotent)."""
@@ -464,14 +556,15 @@ class BotProcess:
 
     # -- requests ----------------------------------------------------------------
 
-    async def _readline(self) -> bytes:
-        stream = self._pipes.stdout
+    async def _readline(self, deadline: float) -> bytes:
         try:
-            return await stream.readuntil(b"\n")
+            return await self._pipes.stdout.readline(deadline)
+        except TimeoutError:  # an OSError, but the request's to report
+            raise
         except asyncio.IncompleteReadError as exc:
             why = "closed its output" + (" mid-line" if exc.partial else "")
             self._eof = BotFault("crash", why)
-        except asyncio.LimitOverrunError:
+        except _LineOverrun:
             self._eof = BotFault(
                 "protocol", f"sent a line longer than {self.limits.max_line_bytes} bytes"
             )
@@ -524,11 +617,11 @@ class BotProcess:
         act_id = message.id if isinstance(message, Act) else None
         data = encode(message)
         start = time.perf_counter()
+        deadline = asyncio.get_running_loop().time() + timeout_s
         try:
-            async with asyncio.timeout(timeout_s):
-                await self._send(data)
-                while (reply := self._answer(await self._readline(), act_id)) is None:
-                    pass
+            await self._send(data, deadline)
+            while (reply := self._answer(await self._readline(deadline), act_id)) is None:
+                pass
         except TimeoutError:
             detail = f"no reply within {timeout_s * 1000:.0f} ms"
             if self.stats.last_ignored:
@@ -536,13 +629,29 @@ class BotProcess:
             raise BotFault("timeout", detail) from None
         return reply, (time.perf_counter() - start) * 1000.0
 
-    async def _send(self, data: bytes) -> None:
+    async def _send(self, data: bytes, deadline: float | None = None) -> None:
+        """Write ``data`` to the bot's stdin; wait for the pipe to drain only if the
+        bot is not reading (until ``deadline``, event loop time; ``None``: no limit).
+        Raises :class:`TimeoutError` at the deadline and :class:`BotFault`
+        (``crash``) if the pipe is closed."""
         stdin = self._pipes.stdin
+        closed = BotFault("crash", "its input is closed (the bot exited)")
         try:
+            if stdin.transport.is_closing():
+                raise closed
             stdin.write(data)
-            await stdin.drain()
+            if stdin.transport.is_closing():
+                raise closed
+            if stdin.transport.get_write_buffer_size():
+                if deadline is None:
+                    await stdin.drain()
+                else:
+                    loop = asyncio.get_running_loop()
+                    await asyncio.wait_for(stdin.drain(), max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            raise
         except (ConnectionError, OSError):
-            raise BotFault("crash", "its input is closed (the bot exited)") from None
+            raise closed from None
 
     async def handshake(self, start: Start, startup_ms: int) -> Ready:
         """Send ``start`` and wait for ``ready``; any failure is a ``startup`` fault
