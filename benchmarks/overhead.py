@@ -17,6 +17,13 @@ for comparison:
   reaching a bot (the bots stamp both with ``CLOCK_MONOTONIC``), the first request of
   each match excluded, for C and Python bots, reused across matches.
 
+Everything is measured twice: with the referee and its children free to run on
+every core, and all bound to one core (as a tournament's ``affinity`` binds each
+match; see :mod:`referee.affinity`).  A request and its reply alternate between two
+processes; when the scheduler puts them on different cores, each wake-up crosses
+cores, which on a virtual machine costs several times a wake-up on the same core,
+so the first column swings with where the scheduler happens to place the processes.
+
 Run: ``python -m benchmarks.overhead [--acts N] [--matches M]``.
 """
 
@@ -38,6 +45,7 @@ import click
 import msgspec
 from tabulate import tabulate
 
+from referee.affinity import pinned
 from referee.bot import BotProcess, BotSpec
 from referee.engine import CHANCE
 from referee.games import get_game
@@ -279,64 +287,96 @@ def engine_cpu(matches: int) -> float:
     return (time.process_time() - start) / decisions
 
 
+def measure(
+    built: tuple[Path, Path, Path], work: Path, acts: int, matches: int
+) -> dict[str, float]:
+    """Every figure once, in seconds (CPU per round trip or decision) or microseconds
+    (``gap_*``), with the children started here (so they share this process's
+    cores)."""
+    python = shutil.which("python3") or sys.executable
+    echo, c_bot, stamp = built
+    act = sample_act()
+    py_bot = [python, str(ROOT / "bots" / "random_bot.py")]
+    got: dict[str, float] = {}
+    got["raw"] = asyncio.run(echo_cpu(echo, encode(act), acts))
+    got["blocking"] = blocking_echo_cpu(echo, encode(act), acts)
+    got["path"] = asyncio.run(act_cpu([str(c_bot)], act, acts))
+    got["path_py"] = asyncio.run(act_cpu(py_bot, act, acts))
+    got["fresh"], got["fresh_n"] = asyncio.run(match_cpu([str(c_bot)], matches))
+    got["reused"], got["reused_n"] = asyncio.run(match_cpu([str(c_bot)], matches * 4, reuse=True))
+    got["reused_py"], _ = asyncio.run(match_cpu(py_bot, matches * 4, reuse=True))
+    if bwrap_problem() is None:
+        got["boxed"], _ = asyncio.run(match_cpu([str(c_bot)], matches, "bwrap"))
+        got["boxed_reused"], _ = asyncio.run(match_cpu([str(c_bot)], matches * 4, "bwrap", True))
+    for name, argv in (("c", [str(stamp)]), ("py", [python, "-c", STAMP_PY])):
+        stamps = Path(tempfile.mkdtemp(dir=work))
+        got[f"gap_{name}"], got[f"gap_{name}_mean"], got[f"gap_{name}_n"] = asyncio.run(
+            gap_us(argv, matches, stamps)
+        )
+    got["engine"] = engine_cpu(matches * 4)
+    return got
+
+
 @click.command()
 @click.option("--acts", type=click.IntRange(min=100), default=3000, show_default=True)
 @click.option("--matches", type=click.IntRange(min=1), default=10, show_default=True)
 def main(acts: int, matches: int) -> None:
-    """Print referee CPU per move against the raw echo, in microseconds."""
-    python = shutil.which("python3") or sys.executable
+    """Print referee CPU per move against the raw echo, in microseconds: once with the
+    referee and its children free to run on every core, once all bound to one core
+    (as a tournament's ``affinity`` does; on virtual machines a wake-up across cores
+    costs far more than one on the same core, and the scheduler decides which)."""
     with tempfile.TemporaryDirectory() as tmp:
         built = build(Path(tmp))
         if built is None:
             print("(no C compiler: cc not found; nothing measured)")
             return
-        echo, c_bot, stamp = built
-        act = sample_act()
-        raw = asyncio.run(echo_cpu(echo, encode(act), acts))
-        blocking = blocking_echo_cpu(echo, encode(act), acts)
-        path = asyncio.run(act_cpu([str(c_bot)], act, acts))
-        py_bot = [python, str(ROOT / "bots" / "random_bot.py")]
-        path_py = asyncio.run(act_cpu(py_bot, act, acts))
-        fresh, decisions = asyncio.run(match_cpu([str(c_bot)], matches))
-        reused, reused_decisions = asyncio.run(match_cpu([str(c_bot)], matches * 4, reuse=True))
-        reused_py, _ = asyncio.run(match_cpu(py_bot, matches * 4, reuse=True))
-        boxed = boxed_reused = None
-        if bwrap_problem() is None:
-            boxed, _ = asyncio.run(match_cpu([str(c_bot)], matches, "bwrap"))
-            boxed_reused, _ = asyncio.run(match_cpu([str(c_bot)], matches * 4, "bwrap", True))
-        (Path(tmp) / "c").mkdir()
-        (Path(tmp) / "py").mkdir()
-        gap_c = asyncio.run(gap_us([str(stamp)], matches, Path(tmp) / "c"))
-        gap_py = asyncio.run(gap_us([python, "-c", STAMP_PY], matches, Path(tmp) / "py"))
-    engine = engine_cpu(matches * 4)
+        free = measure(built, Path(tmp), acts, matches)
+        with pinned(True):
+            one = measure(built, Path(tmp), acts, matches)
     us = 1e6
-    rows: list[list[object]] = [
-        ["raw echo round trip (C child), asyncio streams", raw * us, 1.0],
-        ["raw echo round trip (C child), blocking os.write/os.read", blocking * us, blocking / raw],
-        ["request path, BotProcess.act (C bot)", path * us, path / raw],
-        ["request path, BotProcess.act (Python bot)", path_py * us, path_py / raw],
-        [f"real match, fresh bots ({decisions} decisions, {matches} matches)", fresh * us, ""],
-        [f"real match, reused bots ({reused_decisions} decisions)", reused * us, ""],
-        ["real match, reused Python random bots", reused_py * us, ""],
-        ["  the engine alone (view, legal, observe, apply)", engine * us, ""],
-        ["  harness, fresh bots (match minus engine)", (fresh - engine) * us, ""],
-        ["  harness, reused bots (match minus engine)", (reused - engine) * us, ""],
+
+    def row(label: str, key: str, minus: str = "", ratio: bool = False) -> list[object]:
+        if key not in free:
+            return [label, "-", "-", "-"]
+        a = (free[key] - (free[minus] if minus else 0.0)) * us
+        b = (one[key] - (one[minus] if minus else 0.0)) * us
+        return [label, a, b, f"{one[key] / one['raw']:.2f}" if ratio else ""]
+
+    rows = [
+        row("raw echo round trip (C child), asyncio streams", "raw", ratio=True),
+        row("raw echo round trip (C child), blocking os.write/os.read", "blocking", ratio=True),
+        row("request path, BotProcess.act (C bot)", "path", ratio=True),
+        row("request path, BotProcess.act (Python bot)", "path_py", ratio=True),
+        row(f"real match, fresh bots ({int(one['fresh_n'])} decisions)", "fresh"),
+        row(f"real match, reused bots ({int(one['reused_n'])} decisions)", "reused"),
+        row("real match, reused Python random bots", "reused_py"),
+        row("  the engine alone (view, legal, observe, apply)", "engine"),
+        row("  harness, fresh bots (match minus engine)", "fresh", "engine"),
+        row("  harness, reused bots (match minus engine)", "reused", "engine"),
+        row("real match under the sandbox, fresh bots", "boxed"),
+        row("real match under the sandbox, reused bots", "boxed_reused"),
+        row("  harness, sandbox, reused bots", "boxed_reused", "engine"),
     ]
-    if boxed is not None and boxed_reused is not None:
-        rows.append(["real match under the sandbox, fresh bots", boxed * us, ""])
-        rows.append(["real match under the sandbox, reused bots", boxed_reused * us, ""])
-        rows.append(["  harness, sandbox, reused bots", (boxed_reused - engine) * us, ""])
-    print(tabulate(rows, headers=["referee CPU", "us per move", "x raw echo"], floatfmt=".1f"))
-    print(
-        f"request path / raw echo: {path / raw:.2f}x (target <= 1.5; against the blocking "
-        f"echo {path / blocking:.2f}x); harness per decision, "
-        f"reused bots: {(reused - engine) * us:.0f} us (target <= 50)"
-    )
+    headers = ["referee CPU, us per move", "all cores", "one core", "x raw echo (one core)"]
+    print(tabulate(rows, headers=headers, floatfmt=".1f"))
+    for label, got in (("all cores", free), ("one core", one)):
+        print(
+            f"{label}: request path / raw echo {got['path'] / got['raw']:.2f}x (target <= 1.5;"
+            f" against the blocking echo {got['path'] / got['blocking']:.2f}x); harness per "
+            f"decision, reused bots: {(got['reused'] - got['engine']) * us:.0f} us "
+            "(target <= 50)"
+        )
     print(
         tabulate(
             [
-                ["C stamping bots", gap_c[0], gap_c[1], gap_c[2]],
-                ["Python stamping bots", gap_py[0], gap_py[1], gap_py[2]],
+                [
+                    f"{kind} stamping bots, {label}",
+                    got[f"gap_{k}"],
+                    got[f"gap_{k}_mean"],
+                    int(got[f"gap_{k}_n"]),
+                ]
+                for k, kind in (("c", "C"), ("py", "Python"))
+                for label, got in (("all cores", free), ("one core", one))
             ],
             headers=["harness gap (wall)", "median us", "mean us", "gaps"],
             floatfmt=".1f",

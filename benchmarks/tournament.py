@@ -113,6 +113,7 @@ def main(rounds: int, baseline: str, no_sandbox_line: bool) -> None:
     """Print matches/s and CPU per match for each configuration, and the ratios."""
     rows: list[list[Any]] = []
     figures: dict[str, dict[str, Any]] = {}
+    started, load = time.strftime("%H:%M:%S"), os.getloadavg()[0]
 
     def add(label: str, tree: Path, concurrency: int, extra: dict[str, Any]) -> None:
         got = play(tree, rounds, concurrency, extra)
@@ -128,14 +129,15 @@ def main(rounds: int, baseline: str, no_sandbox_line: bool) -> None:
             add(f"baseline {baseline}", base, 1, {})
         else:
             print(f"(baseline {baseline} not available: git archive failed; skipped)")
-        for reuse in (False, True):
+        for reuse, affinity in ((False, False), (True, False), (True, True)):
             for concurrency in (1, 2):
                 label = f"now, reuse {'on' if reuse else 'off'}"
+                label += ", affinity" if affinity else ""
                 add(
                     label + f", c{concurrency}",
                     ROOT,
                     concurrency,
-                    {"sandbox": "none", "reuse": reuse},
+                    {"sandbox": "none", "reuse": reuse, "affinity": affinity},
                 )
         if not no_sandbox_line:
             add(
@@ -165,14 +167,22 @@ def main(rounds: int, baseline: str, no_sandbox_line: bool) -> None:
         return float(got["matches"] / got["wall"])
 
     on1, on2 = rate("now, reuse on, c1"), rate("now, reuse on, c2")
+    pin1, pin2 = rate("now, reuse on, affinity, c1"), rate("now, reuse on, affinity, c2")
     print(f"reuse on vs off at concurrency 1: {on1 / rate('now, reuse off, c1'):.2f}x")
     if have_base:
+        then = rate(f"baseline {baseline}")
         print(
-            f"reuse on (c1) vs baseline {baseline} (c1): {on1 / rate(f'baseline {baseline}'):.2f}x"
-            " (target >= 3)"
+            f"reuse on (c1) vs baseline {baseline} (c1): {on1 / then:.2f}x, with affinity "
+            f"{pin1 / then:.2f}x (target >= 3)"
         )
-    print(f"concurrency 2 vs 1, reuse on: {on2 / on1:.2f}x (target >= 1.8 on an idle machine)")
-    print(f"(started {time.strftime('%H:%M:%S')}; load average {os.getloadavg()[0]:.1f})")
+    print(
+        f"concurrency 2 vs 1, reuse on: {on2 / on1:.2f}x; with affinity {pin2 / pin1:.2f}x "
+        "(target >= 1.8 on an idle machine)"
+    )
+    print(
+        f"(started {started}, load average then {load:.1f}; "
+        f"ended {time.strftime('%H:%M:%S')}, load average {os.getloadavg()[0]:.1f})"
+    )
 
 
 if __name__ == "__main__":

@@ -377,6 +377,11 @@ def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance:
     is_flag=True,
     help="A fresh bot process for every match, even for bots that announce reuse.",
 )
+@click.option(
+    "--affinity/--no-affinity",
+    default=None,
+    help="Bind each worker and its bots to one CPU core (default: the config's affinity).",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar and no live standings.")
 @format_option
 @clean_errors
@@ -390,6 +395,7 @@ def tournament(
     standings_every: float,
     progress_every: float,
     no_reuse: bool,
+    affinity: bool | None,
     quiet: bool,
     fmt: str,
 ) -> None:
@@ -496,6 +502,7 @@ def tournament(
                 executor=pool,
                 remote=pool is not None,
                 reuse=False if no_reuse else None,
+                affinity=affinity,
             )
     except KeyboardInterrupt:
         click.echo(

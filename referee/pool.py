@@ -34,6 +34,7 @@ from collections.abc import Callable, Coroutine, Hashable
 from typing import Any, TypeVar
 
 from referee import reaper
+from referee.affinity import CoreDealer
 from referee.bot import BotLimits, BotProcess, BotSpec
 from referee.sandbox import SandboxPolicy
 
@@ -158,10 +159,13 @@ def close_process_pool() -> None:
             runner.close()
 
 
-def worker_init() -> None:
+def worker_init(cores: CoreDealer | None = None) -> None:
     """Start of a pool worker process: die with the referee (even by SIGKILL; the
-    worker's bots die with it), and leave Ctrl-C to the referee, which ends the
-    workers itself (a KeyboardInterrupt between two jobs would otherwise break the
-    pool mid-shutdown)."""
+    worker's bots die with it), leave Ctrl-C to the referee, which ends the workers
+    itself (a KeyboardInterrupt between two jobs would otherwise break the pool
+    mid-shutdown), and, given ``cores``, bind to the next core it deals (see
+    :mod:`referee.affinity`)."""
     reaper.die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if cores is not None:
+        cores.deal()

@@ -32,6 +32,7 @@ from typing import Any, Literal
 import click
 import msgspec
 
+from referee.affinity import CoreDealer, pinned
 from referee.bot import BotCommandError, BotSpec, resolve_command
 from referee.engine import GameError
 from referee.games import UnknownGame, get_game
@@ -275,6 +276,7 @@ class RegressSettings:
     sandbox: Literal["bwrap", "none"] = "none"
     network: bool = False
     reuse: bool = True
+    affinity: bool = False
 
     @property
     def head_to_head(self) -> bool:
@@ -355,18 +357,24 @@ def _results(
     jobs: Iterator[BlockJob],
     concurrency: int,
     executor: concurrent.futures.Executor | None,
+    affinity: bool = False,
 ) -> Generator[BlockResult, None, None]:
-    """Results in block order; at most ``2 * concurrency`` blocks in flight."""
+    """Results in block order; at most ``2 * concurrency`` blocks in flight; with
+    ``affinity`` each worker (or this process at concurrency 1) is bound to one core
+    with its bots (see :mod:`referee.affinity`)."""
     if executor is None and concurrency <= 1:
         try:
-            for job in jobs:
-                yield play_block_sync(job)
+            with pinned(affinity):
+                for job in jobs:
+                    yield play_block_sync(job)
         finally:
             close_process_pool()
         return
     own = executor is None
     pool = executor or concurrent.futures.ProcessPoolExecutor(
-        max_workers=concurrency, initializer=worker_init
+        max_workers=concurrency,
+        initializer=worker_init,
+        initargs=(CoreDealer() if affinity else None,),
     )
     pending: collections.deque[concurrent.futures.Future[BlockResult]] = collections.deque()
     try:
@@ -410,7 +418,7 @@ def run_regress(
     faults: collections.Counter[str] = collections.Counter()
     try:
         with contextlib.closing(
-            _results(_blocks(settings), settings.concurrency, executor)
+            _results(_blocks(settings), settings.concurrency, executor, settings.affinity)
         ) as results:
             for result in results:
                 fault = first_foreign_fault(result)
@@ -591,6 +599,11 @@ def _entrant(role: Role, name: str, command: str) -> Entrant:
     is_flag=True,
     help="A fresh bot process for every game, even for bots that announce reuse.",
 )
+@click.option(
+    "--affinity",
+    is_flag=True,
+    help="Bind each worker and its bots to one CPU core (for single-threaded bots).",
+)
 @click.option("--seed-secret", hidden=True, default=None, help="Fixed secret (tests only).")
 def regress(
     game: str,
@@ -616,6 +629,7 @@ def regress(
     sandbox: str,
     network: bool,
     no_reuse: bool,
+    affinity: bool,
     seed_secret: str | None,
 ) -> None:
     """Gate a bot: SPRT of CANDIDATE against BASELINE on duplicate blocks of GAME.
@@ -653,6 +667,7 @@ def regress(
             sandbox=resolve_mode(sandbox),
             network=network,
             reuse=not no_reuse,
+            affinity=affinity,
         )
         if records is not None:
             records.mkdir(parents=True, exist_ok=True)

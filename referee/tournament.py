@@ -34,6 +34,7 @@ from typing import Any, Literal
 import msgspec
 
 from referee import __version__
+from referee.affinity import CoreDealer, pinned
 from referee.bot import BotCommandError, BotLimits, BotSpec, resolve_command
 from referee.config import TournamentConfig
 from referee.games import get_game
@@ -303,6 +304,7 @@ def run_tournament(
     executor: concurrent.futures.Executor | None = None,
     remote: bool = False,
     reuse: bool | None = None,
+    affinity: bool | None = None,
 ) -> list[MatchRow]:
     """Play every missing match of the run in ``out``; return all rows.
 
@@ -312,7 +314,9 @@ def run_tournament(
     with ``remote`` the executor's workers need not see the run directory
     (records come back with the results, see :func:`play_job_remote`).  ``reuse``
     overrides the config's ``reuse`` for this invocation (remote matches never reuse
-    bots).
+    bots), ``affinity`` its ``affinity`` (local matches only: each worker, or this
+    process at concurrency 1, bound to one core with its bots; see
+    :mod:`referee.affinity`).
     On KeyboardInterrupt, queued matches are cancelled, running ones are ended
     (their bots killed by their workers) and the interrupt propagates.
 
@@ -329,7 +333,8 @@ def run_tournament(
         try:
             refuse_damage(out, db.rows())
             jobs = jobs_for(manifest, out, db.done_ids(), reuse)
-            for row in _results(jobs, concurrency, executor, remote):
+            pin = manifest.config.affinity if affinity is None else affinity
+            for row in _results(jobs, concurrency, executor, remote, pin):
                 record = out / "records" / (row.record or f"{row.id}.jsonl")
                 row.record_mac = record_mac(manifest.secret, record.read_bytes())
                 db.add(row)
@@ -382,6 +387,7 @@ def _results(
     concurrency: int,
     executor: concurrent.futures.Executor | None,
     remote: bool = False,
+    affinity: bool = False,
 ) -> Iterable[MatchRow]:
     if not jobs:
         return
@@ -399,14 +405,17 @@ def _results(
         return
     if executor is None and concurrency <= 1:
         try:
-            for job in jobs:
-                yield play_job_sync(job)
+            with pinned(affinity):
+                for job in jobs:
+                    yield play_job_sync(job)
         finally:
             close_process_pool()
         return
     own = executor is None
     pool = executor or concurrent.futures.ProcessPoolExecutor(
-        max_workers=concurrency, initializer=worker_init
+        max_workers=concurrency,
+        initializer=worker_init,
+        initargs=(CoreDealer() if affinity else None,),
     )
     futures: list[concurrent.futures.Future[MatchRow]] = []
     try:

@@ -2,9 +2,10 @@
 """A bot for the reuse tests: ``reuse_bot.py MODE``.
 
 Plays the first legal action and announces ``"reuse": true`` (except in mode
-``no_reuse``).  At every ``start`` it writes ``pid <pid> match <id> n <k>`` to its
-stderr (``k``: matches this process has started), so a test can tell which process
-played which match.  Modes: ``ok``; ``no_reuse``; ``illegal`` (an out-of-range index
+``no_reuse``).  At every ``start`` it writes ``pid <pid> match <id> n <k> cores
+<c,...>`` to its stderr (``k``: matches this process has started; the cores it may
+run on), so a test can tell which process played which match, and where.
+Modes: ``ok``; ``no_reuse``; ``illegal`` (an out-of-range index
 at its first decision of every match); ``exit_after_end`` (exits after its first
 ``end`` although it announced reuse, as a process that dies while idle);
 ``die_on_reuse`` (exits without answering any ``start`` after its first);
@@ -34,7 +35,8 @@ def main() -> None:
             started += 1
             if MODE == "die_on_reuse" and started > 1:
                 return
-            sys.stderr.write(f"pid {os.getpid()} match {msg['match']} n {started}\n")
+            cores = ",".join(map(str, sorted(os.sched_getaffinity(0))))
+            sys.stderr.write(f"pid {os.getpid()} match {msg['match']} n {started} cores {cores}\n")
             sys.stderr.flush()
             ready: dict[str, object] = {"type": "ready", "name": f"reuse-{MODE}"}
             if MODE != "no_reuse":
