@@ -65,6 +65,16 @@ def test_apply_rejects_an_illegal_action_and_leaves_the_state_alone() -> None:
     assert _snapshot(state) == before
 
 
+def test_an_action_added_to_the_callers_list_is_still_refused() -> None:
+    state = started()
+    before = _snapshot(state)
+    legal = state.legal_actions()
+    legal.append(A.Home(0))  # homes are placed at setup only
+    with pytest.raises(IllegalAction):
+        state.apply_action(A.Home(0))
+    assert _snapshot(state) == before
+
+
 def test_a_listing_does_not_outlive_an_apply() -> None:
     state = started()
     old = state.legal_actions()

@@ -133,9 +133,10 @@ class RBState(State):
             self.step = "homes"
         self.tiles: list[tuple[int, int, str]] = []  # drafted land tiles (map=drafted)
         self.hand: list[str] = []  # drawn tiles the drafter still places
-        # the list the last legal_actions() call returned, until the next apply: lets
-        # apply_action check an action without working the legal actions out again
-        self._legal: list[Any] | None = None
+        # a copy of the list the last legal_actions() call returned, until the next
+        # apply: lets apply_action check an action without working the legal actions
+        # out again (a copy, so a caller that edits the list it got changes nothing)
+        self._legal: tuple[Any, ...] | None = None
         if world is None:
             drafted = options.map == "drafted"
             self.step = ("setup" if seats > 1 else "deal") if drafted else "map"
@@ -1362,7 +1363,7 @@ class RBState(State):
     def legal_actions(self) -> list[Any]:
         """Atomic legal actions of the seat to move (stable order, ``done`` last)."""
         legal = self._legal_actions()
-        self._legal = legal
+        self._legal = tuple(legal)
         return legal
 
     def _legal_actions(self) -> list[Any]:
@@ -1438,8 +1439,8 @@ class RBState(State):
         step = self.step
         seat = self.sequence[self.actor] if step == "act" else self._seat()
         legal = self._legal
-        # the list of the last legal_actions() call when no apply came since; worked
-        # out afresh when the action is not in it (the caller may have changed it)
+        # the last legal_actions() list when no apply came since; worked out afresh
+        # when the action is not in it
         if (legal is None or action not in legal) and action not in self._legal_actions():
             raise IllegalAction(f"not legal now: {action!r}")
         self._legal = None
