@@ -2,7 +2,10 @@
 
 With affinity on, every process that plays matches is bound to one core of those
 the referee may use: worker *i* of a run gets core ``i mod n``, and a run at
-concurrency 1 binds the referee itself for the run's duration.  The bots a
+concurrency 1 binds the referee itself for the run's duration.  Unset, affinity is
+*automatic* (:func:`wanted`): on when the run has at least as many workers as
+cores, where one core is each match's share anyway, off otherwise, so a run at
+low concurrency leaves a multi-threaded bot all the cores.  The bots a
 worker starts inherit its core (the kernel copies a process's affinity into its
 children, through the sandbox too), so a match's referee and bots share one core.
 
@@ -48,6 +51,15 @@ def _unsupported() -> None:
             "referee: warning: this platform cannot bind processes to cores; affinity is ignored",
             file=sys.stderr,
         )
+
+
+def wanted(affinity: bool | None, concurrency: int) -> bool:
+    """Whether to bind: ``affinity`` when set; unset (automatic), when
+    ``concurrency`` is at least 2 and at least the number of usable cores."""
+    if affinity is not None:
+        return affinity
+    cores = usable_cores()
+    return bool(cores) and concurrency >= max(2, len(cores))
 
 
 def pin(core: int) -> None:

@@ -380,7 +380,8 @@ def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance:
 @click.option(
     "--affinity/--no-affinity",
     default=None,
-    help="Bind each worker and its bots to one CPU core (default: the config's affinity).",
+    help="Bind each worker and its bots to one CPU core  [default: the config's affinity; "
+    "unset there, when --concurrency is at least the number of cores].",
 )
 @click.option("--quiet", is_flag=True, help="No progress bar and no live standings.")
 @format_option

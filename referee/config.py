@@ -84,9 +84,10 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
     reuse: bool = True
     """Keep bots that announce ``reuse`` running between matches (see
     :mod:`referee.pool`); ``false`` starts a fresh process for every match."""
-    affinity: bool = False
+    affinity: bool | None = None
     """Bind each match's referee process and bots to one CPU core (see
-    :mod:`referee.affinity`); for single-threaded bots."""
+    :mod:`referee.affinity`); unset: automatic, on when ``--concurrency`` is at least
+    the number of cores."""
 
     def __post_init__(self) -> None:
         names = [b.name for b in self.bots]

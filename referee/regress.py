@@ -32,7 +32,7 @@ from typing import Any, Literal
 import click
 import msgspec
 
-from referee.affinity import CoreDealer, pinned
+from referee.affinity import CoreDealer, pinned, wanted
 from referee.bot import BotCommandError, BotSpec, resolve_command
 from referee.engine import GameError
 from referee.games import UnknownGame, get_game
@@ -276,7 +276,7 @@ class RegressSettings:
     sandbox: Literal["bwrap", "none"] = "none"
     network: bool = False
     reuse: bool = True
-    affinity: bool = False
+    affinity: bool | None = None
 
     @property
     def head_to_head(self) -> bool:
@@ -418,7 +418,12 @@ def run_regress(
     faults: collections.Counter[str] = collections.Counter()
     try:
         with contextlib.closing(
-            _results(_blocks(settings), settings.concurrency, executor, settings.affinity)
+            _results(
+                _blocks(settings),
+                settings.concurrency,
+                executor,
+                wanted(settings.affinity, settings.concurrency),
+            )
         ) as results:
             for result in results:
                 fault = first_foreign_fault(result)
@@ -600,9 +605,10 @@ def _entrant(role: Role, name: str, command: str) -> Entrant:
     help="A fresh bot process for every game, even for bots that announce reuse.",
 )
 @click.option(
-    "--affinity",
-    is_flag=True,
-    help="Bind each worker and its bots to one CPU core (for single-threaded bots).",
+    "--affinity/--no-affinity",
+    default=None,
+    help="Bind each worker and its bots to one CPU core  [default: when --concurrency "
+    "is at least the number of cores].",
 )
 @click.option("--seed-secret", hidden=True, default=None, help="Fixed secret (tests only).")
 def regress(
@@ -629,7 +635,7 @@ def regress(
     sandbox: str,
     network: bool,
     no_reuse: bool,
-    affinity: bool,
+    affinity: bool | None,
     seed_secret: str | None,
 ) -> None:
     """Gate a bot: SPRT of CANDIDATE against BASELINE on duplicate blocks of GAME.

@@ -34,7 +34,7 @@ from typing import Any, Literal
 import msgspec
 
 from referee import __version__
-from referee.affinity import CoreDealer, pinned
+from referee.affinity import CoreDealer, pinned, wanted
 from referee.bot import BotCommandError, BotLimits, BotSpec, resolve_command
 from referee.config import TournamentConfig
 from referee.games import get_game
@@ -315,8 +315,8 @@ def run_tournament(
     (records come back with the results, see :func:`play_job_remote`).  ``reuse``
     overrides the config's ``reuse`` for this invocation (remote matches never reuse
     bots), ``affinity`` its ``affinity`` (local matches only: each worker, or this
-    process at concurrency 1, bound to one core with its bots; see
-    :mod:`referee.affinity`).
+    process at concurrency 1, bound to one core with its bots; unset in both:
+    automatic, see :func:`referee.affinity.wanted`).
     On KeyboardInterrupt, queued matches are cancelled, running ones are ended
     (their bots killed by their workers) and the interrupt propagates.
 
@@ -333,7 +333,8 @@ def run_tournament(
         try:
             refuse_damage(out, db.rows())
             jobs = jobs_for(manifest, out, db.done_ids(), reuse)
-            pin = manifest.config.affinity if affinity is None else affinity
+            setting = manifest.config.affinity if affinity is None else affinity
+            pin = wanted(setting, 1 if executor is None and concurrency <= 1 else concurrency)
             for row in _results(jobs, concurrency, executor, remote, pin):
                 record = out / "records" / (row.record or f"{row.id}.jsonl")
                 row.record_mac = record_mac(manifest.secret, record.read_bytes())

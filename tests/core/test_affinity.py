@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.affinity import CoreDealer, pinned, usable_cores
+from referee.affinity import CoreDealer, pinned, usable_cores, wanted
 from referee.config import BotEntry, TournamentConfig
 from referee.pool import worker_init
 from referee.regress import Entrant, RegressSettings, run_regress
@@ -37,7 +37,7 @@ def logged_cores(folder: Path) -> list[frozenset[int]]:
     return found
 
 
-def run(tmp: Path, affinity: bool, concurrency: int) -> Path:
+def run(tmp: Path, affinity: bool | None, concurrency: int) -> Path:
     config = TournamentConfig(
         name="pinned",
         game="manila",
@@ -118,3 +118,23 @@ def test_regress_binds_its_workers_too(tmp_path: Path) -> None:
     run_regress(settings)
     reported = logged_cores(tmp_path)
     assert all(len(cores) == 1 for cores in reported)
+
+
+def test_automatic_affinity_binds_only_when_workers_cover_the_cores() -> None:
+    n = len(CORES)
+    assert wanted(True, 1) and not wanted(False, 8)
+    assert wanted(None, max(2, n)) and wanted(None, n + 3)
+    assert not wanted(None, 1)
+    if n >= 3:
+        assert not wanted(None, n - 1)
+
+
+@pytest.mark.skipif(len(CORES) < 2, reason="needs two cores")
+def test_unset_affinity_at_full_concurrency_binds(tmp_path: Path) -> None:
+    out = run(tmp_path, affinity=None, concurrency=len(CORES))
+    assert all(len(cores) == 1 for cores in logged_cores(out / "logs"))
+
+
+def test_unset_affinity_at_concurrency_one_leaves_every_core(tmp_path: Path) -> None:
+    out = run(tmp_path, affinity=None, concurrency=1)
+    assert set(logged_cores(out / "logs")) == {frozenset(CORES)}
