@@ -363,4 +363,4 @@ def test_no_reuse_flag_starts_a_process_per_game(tmp_path: Path) -> None:
     assert code in (0, 2), err
     logs = list(records.glob("logs/*/seat*.stderr.log"))
     assert len(logs) == 8
-    assert all(" n 1\n" in log.read_text() for log in logs)
+    assert all(" n 1 cores " in log.read_text() for log in logs)
