@@ -677,9 +677,11 @@ class BotProcess:
         return reply, elapsed
 
     async def tell(self, end: End) -> None:
-        """Send a message that needs no answer (``end``); errors are ignored."""
-        with contextlib.suppress(BotFault):
-            await self._send(encode(end))
+        """Send a message that needs no answer (``end``); errors are ignored, and a bot
+        that leaves its input full gets at most ``exit_grace_s`` for it to drain."""
+        deadline = asyncio.get_running_loop().time() + self.limits.exit_grace_s
+        with contextlib.suppress(BotFault, TimeoutError):
+            await self._send(encode(end), deadline)
 
     # -- shutdown ----------------------------------------------------------------
 

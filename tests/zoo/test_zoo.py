@@ -215,3 +215,36 @@ def test_bot_environment_is_scrubbed(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert "REFEREE_TEST_SECRET" not in seen["env"]
     assert seen["env"]["HOME"] == seen["cwd"]
     assert seen["cwd"] != os.getcwd() and not os.path.exists(seen["cwd"])
+
+
+def test_end_to_a_bot_that_stopped_reading_costs_at_most_the_exit_grace() -> None:
+    """A bot that answers ``start`` and then never reads its input again: an ``end``
+    larger than the pipe cannot be delivered, and the referee gives up after
+    ``exit_grace_s`` instead of waiting for ever."""
+    from referee.bot import BotProcess
+    from referee.protocol import PROTOCOL_VERSION, End, MatchResult, Start, StartClock
+
+    sleeper = (
+        "import sys, time\n"
+        'sys.stdout.write(\'{"type": "ready", "name": "deaf"}\\n\')\n'
+        "sys.stdout.flush()\n"
+        "time.sleep(60)\n"
+    )
+
+    async def go() -> float:
+        bot = await BotProcess.spawn(
+            BotSpec("deaf", [sys.executable, "-c", sleeper]),
+            limits=BotLimits(exit_grace_s=0.5, term_grace_s=0.3),
+        )
+        try:
+            start = Start(PROTOCOL_VERSION, "m", "toy", {}, 0, 2, ["a", "b"], StartClock(1, 1, 0))
+            await bot.handshake(start, 10_000)
+            end = End(MatchResult([1.0, 0.0], [1, 2]), ["ok", "ok"], "finished", ["x" * 1000] * 500)
+            began = time.monotonic()
+            await bot.tell(end)
+            return time.monotonic() - began
+        finally:
+            await bot.close(graceful=False)
+
+    waited = asyncio.run(go())
+    assert 0.4 <= waited < 3.0
