@@ -32,7 +32,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-_warned = False
+_warned: set[str] = set()
 
 
 def usable_cores() -> list[int]:
@@ -43,14 +43,20 @@ def usable_cores() -> list[int]:
     return sorted(os.sched_getaffinity(0))
 
 
-def _unsupported() -> None:
-    global _warned
-    if not _warned:
-        _warned = True
-        print(
-            "referee: warning: this platform cannot bind processes to cores; affinity is ignored",
-            file=sys.stderr,
-        )
+def _warn(why: str) -> None:
+    """One warning per reason and process: affinity is ignored because ``why``."""
+    if why not in _warned:
+        _warned.add(why)
+        print(f"referee: warning: {why}; affinity is ignored", file=sys.stderr)
+
+
+def _try_pin(core: int) -> bool:
+    try:
+        pin(core)
+    except OSError as exc:  # the core went offline, or a cpuset changed meanwhile
+        _warn(f"cannot bind to core {core} ({exc.strerror})")
+        return False
+    return True
 
 
 def wanted(affinity: bool | None, concurrency: int) -> bool:
@@ -77,14 +83,16 @@ def pinned(on: bool) -> Iterator[None]:
         return
     cores = usable_cores()
     if not cores:
-        _unsupported()
+        _warn("this platform cannot bind processes to cores")
         yield
         return
-    pin(cores[0])
+    bound = _try_pin(cores[0])
     try:
         yield
     finally:
-        os.sched_setaffinity(0, cores)
+        if bound:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(0, cores)
 
 
 class CoreDealer:
@@ -99,13 +107,12 @@ class CoreDealer:
 
     def deal(self) -> int | None:
         """Bind the calling process to the next core; returns it (``None``, with a
-        warning, where the platform cannot bind)."""
+        warning, where the platform or that core cannot be bound)."""
         if not self.cores:
-            _unsupported()
+            _warn("this platform cannot bind processes to cores")
             return None
         with self._next.get_lock():
             turn = self._next.value
             self._next.value = turn + 1
         core = self.cores[turn % len(self.cores)]
-        pin(core)
-        return core
+        return core if _try_pin(core) else None

@@ -138,3 +138,12 @@ def test_unset_affinity_at_full_concurrency_binds(tmp_path: Path) -> None:
 def test_unset_affinity_at_concurrency_one_leaves_every_core(tmp_path: Path) -> None:
     out = run(tmp_path, affinity=None, concurrency=1)
     assert set(logged_cores(out / "logs")) == {frozenset(CORES)}
+
+
+def test_a_core_that_cannot_be_bound_is_a_warning_not_an_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    before = os.sched_getaffinity(0)
+    assert CoreDealer([100_000]).deal() is None
+    assert "cannot bind to core 100000" in capsys.readouterr().err
+    assert os.sched_getaffinity(0) == before
