@@ -135,6 +135,31 @@ BREED_TURNS = 3
 """No breeding when the game is expected to end within this many turns."""
 RESERVE_TARGETS = 1
 """Targets whose cost is kept back from the wonder."""
+FAR_MINES = True
+"""Mines may also stand two steps from the home (after the ones next to it)."""
+CARRY_ON = True
+"""A transporter away from home carrying goods the first target still lacks takes them
+on to its site when that site is two steps from home (next-door sites get their goods
+from home)."""
+DROP_AND_RETURN = False
+"""A transporter that brought part of a target's cost leaves it on the site and goes
+home for more (instead of waiting there until the rest arrives)."""
+FAR_QUARRY = False
+"""A quarry two steps from the home when no rock is next to it."""
+INDUSTRY = False
+"""Plan a coal burner and a mint next to the home once a mine exists or is planned:
+2 gold (20 points) + 1 fuel become 1 coin (40 points)."""
+PAPER = False
+"""Plan a papermill next to the home and spend the two starting geese and its first
+paper on one research point (specialisation: later mines are 4/0, all gold)."""
+INDUSTRY_TURNS = 6.0
+"""Least expected turns left when a coal burner and a mint are planned."""
+PAPER_TURNS = 8.0
+"""Least expected turns left when a papermill is planned."""
+PAPER_NEEDS_MINE = True
+"""Plan the papermill only while a mine is still to be built (specialisation then pays)."""
+FEEDS = (D.MINT, D.COAL_BURNER, D.PAPERMILL)
+"""Secondary buildings next to the home that donkeys feed with input sets."""
 
 
 class Planner:
@@ -212,6 +237,10 @@ class Planner:
                 sites[terrain].append(q)
         woods = sites[D.WOODS]
         room = max(0, MINES - own.count(D.MINE))
+        if FAR_MINES:
+            sites[D.MOUNTAIN] += self._far_sites(state, D.MOUNTAIN)
+        if FAR_QUARRY and not sites[D.ROCK] and D.QUARRY not in own:
+            sites[D.ROCK] += self._far_sites(state, D.ROCK)[:1]
         mines = [(q, D.MINE) for q in sites[D.MOUNTAIN][:room]]
         out: list[tuple[int, int]] = []
         if D.WOODCUTTER not in own and woods:
@@ -257,6 +286,7 @@ class Planner:
         out.extend(mines[2:])
         if D.QUARRY not in own and sites[D.ROCK] and not QUARRY_EARLY:
             out.append((sites[D.ROCK][0], D.QUARRY))
+        self._plan_industry(state, out, own, sites)
         made = {D.BUILDINGS[k].output for k in own}
         here = state.presence(self.seat)
         counts = state.pool(home, here.get(home, []))
@@ -269,6 +299,140 @@ class Planner:
             for site, kind in out
             if all(counts[g] >= n or g in made for g, n in D.BUILDINGS[kind].cost)
         ]
+
+    def _far_sites(self, state: RBState, terrain: str) -> list[int]:
+        """Areas of ``terrain`` without a building two off-road steps from the home."""
+        w = state.world
+        home = state.homes[self.seat]
+        near = neighbours(state, home)
+        out: list[int] = []
+        for q in near:
+            for r in neighbours(state, q):
+                j = w.place_hex[r]
+                if r == home or r in near or r in out or j in state.buildings:
+                    continue
+                if w.hexes[j].terrain == terrain:
+                    out.append(r)
+        return out
+
+    def _spare_sites(
+        self, state: RBState, taken: set[int], sites: dict[str, list[int]]
+    ) -> list[int]:
+        """Land areas next to the home for secondary buildings, best first: pastures,
+        (irrigated) deserts, a second rock, woods beyond the first two; ``taken`` areas
+        (other targets) are left out."""
+        w = state.world
+        home = state.homes[self.seat]
+        hh = w.place_hex[home]
+        ranked = []
+        for q in neighbours(state, home):
+            j = w.place_hex[q]
+            if j == hh or j in state.buildings or q in taken:
+                continue
+            terrain = w.hexes[j].terrain
+            if terrain == D.PASTURE:
+                rank = 0
+            elif terrain == D.DESERT and state.irrigated:
+                rank = 1
+            elif terrain == D.ROCK and sites[D.ROCK].index(q) > 0:
+                rank = 2
+            elif terrain == D.WOODS and sites[D.WOODS].index(q) > 1:
+                rank = 3
+            else:
+                continue
+            ranked.append((rank, q))
+        return [q for _rank, q in sorted(ranked)]
+
+    def _plan_industry(
+        self,
+        state: RBState,
+        out: list[tuple[int, int]],
+        own: list[int],
+        sites: dict[str, list[int]],
+    ) -> None:
+        """Append (in place) the secondary buildings of the economy plan to ``out``:
+        a mint and a coal burner once a mine stands or is planned, a papermill for one
+        research point while the two starting geese are kept."""
+        kinds = {kind for _q, kind in out}
+        mines = own.count(D.MINE) + sum(1 for _q, k in out if k == D.MINE)
+        wanted: list[int] = []
+        left = self._turns_left(state)
+        if INDUSTRY and mines and left >= INDUSTRY_TURNS:
+            wanted += [k for k in (D.MINT, D.COAL_BURNER) if k not in own]
+        far = any(k == D.MINE for _q, k in out) or not PAPER_NEEDS_MINE
+        if (
+            PAPER
+            and far
+            and left >= PAPER_TURNS
+            and self._research_pending(state)
+            and D.PAPERMILL not in own
+        ):
+            wanted.append(D.PAPERMILL)
+        if not wanted:
+            return
+        taken = {q for q, _k in out}
+        spots = self._spare_sites(state, taken, sites)
+        for kind in wanted:
+            if not spots or kind in kinds:
+                continue
+            out.append((spots.pop(0), kind))
+
+    def _research_pending(self, state: RBState) -> bool:
+        """True while the seat has not researched yet (the two starting geese buy one
+        point together with a paper)."""
+        return not state.research[self.seat]
+
+    def _feed(self, state: RBState) -> tuple[int, list[int]] | None:
+        """(site, input set) of one of our secondary buildings next to the home whose
+        inputs lie at home and are not kept for something else, or None."""
+        w = state.world
+        home = state.homes[self.seat]
+        here = state.presence(self.seat)
+        avail = state.pool(home, here.get(home, []))
+        reserve = self._reserve(state)
+        near = set(neighbours(state, home))
+        best: tuple[int, tuple[int, list[int]]] | None = None
+        for b in state.buildings.values():
+            kind, place, owner, _used = b
+            if owner != self.seat or kind not in FEEDS or place not in near:
+                continue
+            if w.place_hex[place] == w.place_hex[home]:
+                continue
+            if any(t.owner == self.seat and t.place == place for t in state.trans.values()):
+                continue  # someone is already there
+            need = [0] * 11
+            if kind == D.MINT:
+                need[D.GOLD], need[D.FUEL] = 2, 1
+                rank = 0
+            elif kind == D.COAL_BURNER:
+                gold = avail[D.GOLD] + self._gold_coming(state)
+                if avail[D.FUEL] * 2 >= gold or gold < 2:
+                    continue
+                need[D.BOARD] = 2
+                rank = 1
+            else:
+                if not self._research_pending(state) or avail[D.PAPER]:
+                    continue
+                need[D.BOARD] = 2
+                rank = 2
+            enough = all(
+                avail[g] - (reserve[g] if g == D.BOARD else 0) >= need[g] for g in range(11)
+            )
+            if enough and (best is None or rank < best[0]):
+                best = (rank, (place, need))
+        return best[1] if best is not None else None
+
+    def _gold_coming(self, state: RBState) -> int:
+        """Gold of ours away from home: on our transporters or loose at our mines."""
+        n = 0
+        home = state.homes[self.seat]
+        for t in state.trans.values():
+            if t.owner == self.seat and t.place != home:
+                n += sum(1 for g in t.cargo if g & D.GOOD_MASK == D.GOLD)
+        for b in state.buildings.values():
+            if b[0] == D.MINE and b[2] == self.seat and b[1] != home:
+                n += sum(1 for g in state.piles.get(b[1], ()) if g & D.GOOD_MASK == D.GOLD)
+        return n
 
     def _turns_left(self, state: RBState) -> float:
         """A rough guess of the turns still to play."""
@@ -325,9 +489,16 @@ class Planner:
         for action in legal:
             if isinstance(action, A.Produce):
                 kind = state.buildings[action.hex][0]
-                if kind == D.MINT:
+                if kind in FEEDS:
                     return action
+        for action in legal:
+            if isinstance(action, A.Research) and action.project == self._project(state):
+                return action
         return None
+
+    def _project(self, state: RBState) -> str:
+        """The research project to take: specialisation (4/0 mines, all gold)."""
+        return D.RESEARCH[D.SPECIALISATION]
 
     # ------------------------------------------------------------------ movement
 
@@ -438,6 +609,10 @@ class Planner:
                             return A.Unload(D.GOODS[c & D.GOOD_MASK], home)
         errand = self._errand(state, t)
         cargo = [g & D.GOOD_MASK for g in t.cargo]
+        if errand is not None and errand[0] not in steps:
+            toward = self._toward(state, errand[0], steps)
+            if toward is not None:
+                steps = {**steps, errand[0]: steps[toward]}
         if errand is not None and errand[0] in steps:
             site, need = errand
             for g in set(cargo):
@@ -467,12 +642,53 @@ class Planner:
         loads = [a for a in legal if isinstance(a, A.Load)]
         steps = [a for a in legal if isinstance(a, A.Step)]
         cargo = [g & D.GOOD_MASK for g in t.cargo]
-        waiting = any(
-            site == t.place and any(cargo.count(g) and n for g, n in D.BUILDINGS[kind].cost)
-            for site, kind in self._targets(state)
-        )
+        waiting = False
+        for site, kind in self._targets(state):
+            cost = D.BUILDINGS[kind].cost
+            if site != t.place or not any(cargo.count(g) and n for g, n in cost):
+                continue
+            mine_here = state.presence(self.seat).get(site, [])
+            if not DROP_AND_RETURN or all(state.pool(site, mine_here)[g] >= n for g, n in cost):
+                waiting = True  # everything is here: build this turn
+            else:  # leave the goods on the site and fetch the rest
+                for g, _n in cost:
+                    if g in cargo:
+                        return A.Unload(D.GOODS[g], t.place)
+        b = state.buildings.get(state.world.place_hex[t.place])
+        if b is not None and b[2] == self.seat and b[0] in FEEDS and b[1] == t.place:
+            inputs = D.BUILDINGS[b[0]].inputs
+            if all(cargo.count(g) >= n for g, n in inputs):
+                waiting = True  # produce here next production
         if waiting:
             return None  # building here this turn
+        step_to = {a.to: a for a in steps}
+        near = neighbours(state, home)
+        for site, kind in self._targets(state) if CARRY_ON else []:
+            if site == t.place or site == home:
+                continue
+            if site in near:
+                break  # goods for sites next to home go home first
+            have = state.pool(site, [])
+            if any(g in cargo and have[g] < n for g, n in D.BUILDINGS[kind].cost):
+                toward = self._toward(state, site, step_to)
+                dist = self._distances(state, site)
+                if toward is not None and dist.get(toward, 99) < dist.get(t.place, 99):
+                    return step_to[toward]
+            break
+        if not cargo and not loads:
+            w = state.world
+            for q in step_to:
+                b = state.buildings.get(w.place_hex[q])
+                if (
+                    b is not None
+                    and b[2] == self.seat
+                    and b[1] == q
+                    and q != home
+                    and D.BUILDINGS[b[0]].kind == D.PRIMARY
+                    and state.piles.get(q)
+                    and q not in neighbours(state, home)
+                ):
+                    return step_to[q]  # fetch from a far producer
         if loads:
             return min(loads, key=lambda a: LOAD_ORDER.index(D.G[a.good]))
         dist = self._distances(state, home)
@@ -481,6 +697,13 @@ class Planner:
             if dist.get(a.to, 99) < here:
                 return a
         return None
+
+    def _toward(self, state: RBState, site: int, steps: dict[int, Any]) -> int | None:
+        """The step destination (a key of ``steps``) closest to ``site``, if closer
+        than staying."""
+        dist = self._distances(state, site)
+        best = min(steps, key=lambda q: dist.get(q, 99), default=None)
+        return best if best is not None and dist.get(best, 99) < 99 else None
 
     def _distances(self, state: RBState, start: int) -> dict[int, int]:
         dist = {start: 0}
@@ -496,6 +719,11 @@ class Planner:
     def _errand(self, state: RBState, t: Any) -> tuple[int, list[int]] | None:
         """(site, goods still needed there) of the first planned producer that this
         transporter at home can help pay for, or None."""
+        if self._turns_left(state) <= LATE_TURNS - 1:
+            return None
+        feed = self._feed(state)
+        if feed is not None:
+            return feed
         if self._turns_left(state) <= LATE_TURNS:
             return None
         home = state.homes[self.seat]
@@ -534,6 +762,12 @@ class Planner:
             b = state.buildings.get(w.place_hex[q])
             if b is not None and b[1] == q and D.BUILDINGS[b[0]].kind == D.PRIMARY:
                 score += 1
+            for r in neighbours(state, q):
+                m = state.buildings.get(w.place_hex[r])
+                primary = m is not None and D.BUILDINGS[m[0]].kind == D.PRIMARY
+                far = r != place and r not in neighbours(state, place)
+                if primary and m is not None and m[2] == self.seat and m[1] == r and far:
+                    score += len(state.piles.get(r, ()))
             busy = sum(1 for t in state.trans.values() if t.owner == self.seat and t.place == q)
             score -= 2 * busy
             if score > best_score:
@@ -542,17 +776,26 @@ class Planner:
 
     # ------------------------------------------------------------------ building
 
+    def _mix(self, state: RBState) -> str:
+        """Bag filling of our next mine: 4/0 (all gold) once specialisation is ours."""
+        return "4/0" if state.research[self.seat] >> D.SPECIALISATION & 1 else "3/3"
+
     def _building(self, state: RBState, legal: list[Any]) -> Any | None:
         home = state.homes[self.seat]
         w = state.world
-        builds = {(a.place, D.B[a.building]): a for a in legal if isinstance(a, A.Build)}
+        mix = self._mix(state)
+        builds = {
+            (a.place, D.B[a.building]): a
+            for a in legal
+            if isinstance(a, A.Build) and (a.building != "mine" or a.mix == mix)
+        }
         if self._turns_left(state) > LATE_TURNS:
             # goods at home still owed to earlier targets are not spent on later ones
             held = state.pool(home, state.presence(self.seat).get(home, []))
             for site, kind in self._targets(state):
                 cost = D.BUILDINGS[kind].cost
                 action = builds.get((site, kind))
-                if action is not None and (kind != D.MINE or action.mix == "3/3"):
+                if action is not None:
                     if site != home:
                         return action
                     if all(held[g] >= n for g, n in cost):
@@ -577,6 +820,17 @@ class Planner:
 
     # ------------------------------------------------------------------ wonder
 
+    def _keep_for_industry(self, state: RBState, reserve: list[int], counts: list[int]) -> None:
+        """Raise ``reserve`` (in place) by what the economy plan needs from home: the two
+        geese and the paper of a pending research point, fuel for the mint."""
+        own = {b[0] for b in state.buildings.values() if b[2] == self.seat}
+        planned = {kind for _q, kind in self._targets(state)}
+        if D.PAPERMILL in own | planned and self._research_pending(state):
+            reserve[D.GOOSE] = max(reserve[D.GOOSE], 2)
+            reserve[D.PAPER] = max(reserve[D.PAPER], 1)
+        if INDUSTRY and (D.MINT in own or D.MINT in planned):
+            reserve[D.FUEL] = counts[D.FUEL]
+
     def _wonder(self, state: RBState, legal: list[Any]) -> Any | None:
         home = state.homes[self.seat]
         own = state.presence(self.seat).get(home, [])
@@ -586,6 +840,8 @@ class Planner:
         b = state.buildings.get(state.world.place_hex[home])
         if not last and b is not None and b[0] == D.SAWMILL and b[1] == home:
             reserve[D.TRUNK] = max(reserve[D.TRUNK], 3)  # boards (twice as many) next turn
+        if not last:
+            self._keep_for_industry(state, reserve, counts)
         if state.paying:
             pays = {D.G[a.good]: a for a in legal if isinstance(a, A.Pay)}
             for spare in (True, False):

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Roads & Boats economy statistics of bot games (a measuring helper, not a test module).
+
+Plays in-process games through ``tests/bots/arena.py`` (same seeding as the arena: the
+seed drives every chance outcome) and prints, per game and as medians, what issue 16
+asks of the heuristic bot besides winning: the winner's points, the number of turns,
+and whether research, boats and secondary industry beyond the sawmill were used.
+
+    python tests/bots/rb_selfplay.py bots/roads_and_boats_bot.py --seats 4 --seeds 50
+
+Every seat plays the same bot spec unless ``--opponent`` is given (then the first
+spec sits in seat ``seed % seats`` only).  Columns: winner points, turns, goods
+points and wonder points of the winner, research projects taken (all seats), boats
+(water transporters standing at the end), secondary buildings beyond the sawmill.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from arena import play
+
+from referee.games.roads_and_boats import data as D
+
+INDUSTRY = frozenset(
+    {
+        D.COAL_BURNER,
+        D.PAPERMILL,
+        D.STONE_FACTORY,
+        D.MINT,
+        D.STOCK_EXCHANGE,
+        D.WAGON_FACTORY,
+        D.TRUCK_FACTORY,
+        D.RAFT_FACTORY,
+        D.ROWBOAT_FACTORY,
+        D.STEAMER_FACTORY,
+    }
+)
+"""Secondary producers and transporter factories other than the sawmill."""
+
+
+def main() -> None:
+    """Command line: see the module docstring."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("bot")
+    parser.add_argument("--opponent", default=None)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--first-seed", type=int, default=7000)
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args()
+    winners: list[float] = []
+    turns: list[int] = []
+    flags = {"research": 0, "boats": 0, "industry": 0, "all three": 0}
+    coins_games = 0
+    seconds = 0.0
+    for seed in range(args.first_seed, args.first_seed + args.seeds):
+        specs = [args.bot] * args.seats
+        if args.opponent is not None:
+            specs = [args.opponent] * args.seats
+            specs[seed % args.seats] = args.bot
+        state, spent = play("roads-and-boats", specs, seed)
+        seconds += sum(spent)
+        scores = state.scores()
+        best = max(range(args.seats), key=lambda s: scores[s])
+        winners.append(scores[best])
+        turns.append(state.turn)
+        research = sum(bin(r).count("1") for r in state.research)
+        boats = sum(1 for t in state.trans.values() if t.water)
+        kinds = sorted({D.BUILDINGS[b[0]].name for b in state.buildings.values()})
+        industry = [k for k in kinds if D.B[k] in INDUSTRY]
+        used = (research > 0, boats > 0, bool(industry))
+        for name, flag in zip(("research", "boats", "industry"), used, strict=True):
+            flags[name] += flag
+        flags["all three"] += all(used)
+        goods = state.goods_points()
+        wonder = state.wonder_points()
+        coins_games += any(
+            g & D.GOOD_MASK in (D.COINS, D.STOCK) for t in state.trans.values() for g in t.cargo
+        )
+        if not args.quiet:
+            print(
+                f"seed {seed}: winner {scores[best]:g} (goods {goods[best]}, wonder "
+                f"{wonder[best]}) turns {state.turn} research {research} boats {boats} "
+                f"industry {','.join(industry) or '-'} scores {[int(x) for x in scores]}",
+                flush=True,
+            )
+    n = len(winners)
+    print(
+        f"{n} games at {args.seats} seats: median winner {statistics.median(winners):g} "
+        f"(mean {statistics.mean(winners):.1f}, min {min(winners):g}), median turns "
+        f"{statistics.median(turns):g}; games with research {flags['research']}, boats "
+        f"{flags['boats']}, industry beyond the sawmill {flags['industry']}, all three "
+        f"{flags['all three']}, coins or stock carried at the end {coins_games}; "
+        f"time in choose per game {seconds / n:.2f} s (wall)"
+    )
+
+
+if __name__ == "__main__":
+    main()
