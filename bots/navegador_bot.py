@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from referee.botkit import Bot, run
 from referee.engine import CHANCE
 from referee.games.navegador import GAME, data
-from referee.games.navegador.actions import DONE, USE_CARD
+from referee.games.navegador.actions import DONE, USE_CARD, Rondel
 from referee.games.navegador.sailing import distances
 from referee.games.navegador.state import OVER, START, NavegadorState
 
@@ -64,6 +64,11 @@ the game rather than milking the market and virtual workers turn after turn (wit
 others assumed to pass, more turns always look better to everyone)."""
 ENDGAME_CHANGE = 1e-5
 """VP per Cruzado short of a full 200 once the end is triggered (a tie-break only)."""
+LATE_MONEY_RATE = 1 / data.VP_MONEY_UNIT
+"""VP per Cruzado as the game fades out and after the end trigger (the final scoring
+rate; a lower rate makes the bot spend at a loss, see docs/bots/navegador.md)."""
+FINAL_MONEY_RATE = 0.0
+"""If set, VP per Cruzado after the end trigger instead of the exact 1 per full 200."""
 EPSILON = 1e-6
 LOOKAHEAD = 2
 """Own turns looked ahead at every rondel choice (the others are assumed to pass)."""
@@ -95,7 +100,10 @@ def evaluate(state: NavegadorState, seat: int, future: float | None = None) -> f
     if state.end_seat >= 0:
         # Every seat has at most one turn left: only the final score counts (money in
         # whole 200s; the remainder breaks ties in favour of keeping Cruzados).
-        value = player.score() + (player.money % data.VP_MONEY_UNIT) * ENDGAME_CHANGE
+        value = float(player.score())
+        if FINAL_MONEY_RATE:
+            value += player.money * FINAL_MONEY_RATE - player.money // data.VP_MONEY_UNIT
+        value += (player.money % data.VP_MONEY_UNIT) * ENDGAME_CHANGE
         best_other = max(p.score() for s, p in enumerate(state.players) if s != seat)
         if value > best_other:
             value += END_LEAD_BONUS
@@ -104,7 +112,7 @@ def evaluate(state: NavegadorState, seat: int, future: float | None = None) -> f
     if future is None:
         future = future_share(state)
     value = money_value(player.money, False) * future
-    value += player.money / data.VP_MONEY_UNIT * (1.0 - future)
+    value += player.money * LATE_MONEY_RATE * (1.0 - future)
     extra = sum(player.colonies) * COLONY_VP
     extra += sum(player.factories) * FACTORY_VP
     extra += player.workers * WORKER_VP
@@ -191,6 +199,28 @@ class Planner:
                 continue
             state.apply_action(self.greedy_step(state, seat))
 
+    def pass_others(self, state: NavegadorState, seat: int) -> bool:
+        """Let every other seat pass until ``seat`` is back at its START decision, through
+        legal actions only: each moves its stone one space (free) and declines the action
+        (``done``).  Returns False when that is not possible (the game ended, or a seat
+        would have to do more than pass), leaving ``state`` part-way."""
+        for _ in range(4 * state.seats):
+            self.settle(state, seat)
+            who = state.to_move()
+            if who == seat:
+                return state.stage == START
+            if who < 0:
+                return False
+            legal = state.legal_actions()
+            if DONE in legal:
+                state.apply_action(DONE)
+                continue
+            moves = [a for a in legal if type(a) is Rondel]
+            if not moves:
+                return False
+            state.apply_action(moves[0])
+        return False
+
     def start_value(self, state: NavegadorState, action: Any, seat: int, depth: int = 1) -> float:
         """Value of START decision ``action``: the turn is played out greedily, then (with
         ``depth`` 2 and the game not ending) the seat's best next turn as if the others
@@ -206,15 +236,11 @@ class Planner:
                 return self.start_value(copy, follow, seat, depth) + 0.3
             return evaluate(copy, seat, self.future)
         self.finish_turn(copy, seat, stop_at_start=True)
-        if depth > 1 and not last_turn and copy.stage != OVER:
-            self.settle(copy, seat)
-            if copy.stage == START and copy.reveal < 0:
-                copy.current = seat
-                copy._legal = None
-                now = evaluate(copy, seat, self.future)
-                nxt = self.best_start(copy, seat, depth - 1)
-                later = self.start_value(copy, nxt, seat, depth - 1)
-                return now + NEXT_TURN_WEIGHT * (later - now)
+        if depth > 1 and not last_turn and copy.stage != OVER and self.pass_others(copy, seat):
+            now = evaluate(copy, seat, self.future)
+            nxt = self.best_start(copy, seat, depth - 1)
+            later = self.start_value(copy, nxt, seat, depth - 1)
+            return now + NEXT_TURN_WEIGHT * (later - now)
         return evaluate(copy, seat, self.future)
 
     def best_start(self, state: NavegadorState, seat: int, depth: int = 1) -> Any:

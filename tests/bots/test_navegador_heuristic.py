@@ -6,6 +6,7 @@ Hand-built positions on a fresh 4-seat game; each test runs well under a second.
 from __future__ import annotations
 
 import copy
+import random
 import sys
 from pathlib import Path
 
@@ -13,11 +14,18 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
 
-from navegador_bot import END_LEAD_BONUS, NavegadorBot, evaluate, future_share, money_value
+from navegador_bot import (
+    END_LEAD_BONUS,
+    NavegadorBot,
+    Planner,
+    evaluate,
+    future_share,
+    money_value,
+)
 
 from referee.games.navegador import GAME, data
-from referee.games.navegador.actions import Hire, Launch, Rondel, Scrap
-from referee.games.navegador.state import NavegadorState
+from referee.games.navegador.actions import DONE, Hire, Launch, Rondel, Scrap
+from referee.games.navegador.state import START, NavegadorState
 
 SHIPS_SPACE = data.RONDEL.index("ships")
 
@@ -120,3 +128,20 @@ def test_no_cliff_at_the_end_trigger() -> None:
     state.display = list(data.building_row_sizes(4))
     assert future_share(state) == 1.0
     assert evaluate(state, 0) > me.score() + 5
+
+
+def test_lookahead_lets_the_others_pass_through_legal_actions() -> None:
+    """The two-turn lookahead brings the turn back to the bot's seat by having every
+    other seat move its stone one free space and decline the action: legal moves only,
+    no one else's holdings change (it used to overwrite the engine's turn pointer)."""
+    state = late_game(money=500)
+    state.apply_action(Rondel(space=data.RONDEL.index("workers")))
+    state.apply_action(DONE)
+    assert state.to_move() == 1
+    others = [(p.money, p.workers, list(p.ships), p.stone) for p in state.players[1:]]
+    assert Planner(random.Random(0)).pass_others(state, 0)
+    assert state.to_move() == 0 and state.stage == START
+    for (money, workers, ships, stone), p in zip(others, state.players[1:], strict=True):
+        assert (p.money, p.workers, p.ships) == (money, workers, ships)
+        assert p.stone == (stone + 1) % len(data.RONDEL)
+    assert state.players[0].turns == 21
