@@ -89,6 +89,8 @@ class Adapter:
     rollout_depth: int = 0
     guide: str | None = None
     guide_margin: float = 0.0
+    cut_rank_weight: float = 0.5
+    """Weight of the rank in the reward of a cut rollout (the rest: the margin)."""
 
     def __init__(self, bot: SearchBot) -> None:
         self.bot = bot
@@ -110,6 +112,16 @@ class Adapter:
     def evaluate(self, state: State) -> list[float]:
         """Estimated final scores of an unfinished position (game units)."""
         return state.scores()
+
+    def shortlist(self, view: Any, actions: list[Any], hint: Any) -> list[Any]:
+        """The root actions worth searching (``hint``, the guide's choice, among
+        them); default: all of ``actions``."""
+        return actions
+
+    def trust_guide(self, view: Any) -> bool:
+        """Whether the guide's choice is played unsearched at this decision (where
+        the rollouts cannot judge it)."""
+        return False
 
     def mark(self, state: State) -> Any:
         """What :meth:`cut` needs to know about the position a rollout starts from."""
@@ -134,16 +146,40 @@ class ManilaAdapter(Adapter):
     guide = "manila_bot"
     guide_margin = 0.4
     RAISES = (1, 2, 3, 5, 8, 12)
+    GUIDED = ("auction", "buy", "leave_out", "launch")
+    cut_rank_weight = 0.0
 
     def __init__(self, bot: SearchBot) -> None:
         super().__init__(bot)
         from referee.games.manila import actions as MA
         from referee.games.manila import data as MD
-        from referee.games.manila.phases import AUCTION
+        from referee.games.manila.phases import AUCTION, PLACE
 
         self.bid = MA.Bid
         self.track = MD.PRICE_TRACK
         self.auction = AUCTION
+        self.place = PLACE
+        self.exact = False
+        self.dilute = 0.5
+        self.seat_costs = MD.SEAT_COSTS
+        self.good_index = MD.GOOD_INDEX
+        self.office_costs = MD.OFFICE_COSTS
+        self.place_action = MA.Place
+        self.top = 3
+        self.costs = {
+            "pirate": MD.PIRATE_COST,
+            "small": MD.SMALL_PILOT_COST,
+            "large": MD.LARGE_PILOT_COST,
+        }
+        self.payout = MD.CARGO_PAYOUT
+        try:  # the guide's exact voyage forecast (dice odds), if it still offers one
+            from manila_bot import Forecast, ManilaBot
+
+            self.forecast: Any = Forecast
+            self.income: Any = ManilaBot.income
+            self.exact = True
+        except (ImportError, AttributeError):
+            pass
         self.finance = (MA.Mortgage, MA.Redeem)
         self.pass_ = MA.Pass()
 
@@ -163,27 +199,109 @@ class ManilaAdapter(Adapter):
             out = [a for a in out if type(a) is not self.bid or a.amount in keep]
         return out
 
+    def shortlist(self, view: Any, actions: list[Any], hint: Any) -> list[Any]:
+        # placements: the guide's ``top`` best spaces by its own expected value, the
+        # guide's choice and passing, so that the visits concentrate on them
+        guide: Any = self.bot.guide
+        if view.phase != "place" or self.top <= 0 or guide is None:
+            return actions
+        try:
+            fc = self.forecast(view)
+            costs = self.spot_costs(view)
+            scored: list[tuple[float, int, Any]] = []
+            for a in actions:
+                if type(a) is self.place_action and a.spot in costs:
+                    value = guide.spot_value(view, fc, a.spot, costs[a.spot])
+                    scored.append((-value, len(scored), a))
+        except (AttributeError, TypeError, ValueError, KeyError):
+            return actions
+        keep = {a for _v, _i, a in sorted(scored)[: self.top]}
+        keep.add(hint)
+        return [a for a in actions if a in keep or type(a) is not self.place_action]
+
+    def spot_costs(self, view: Any) -> dict[str, int]:
+        """Pesos each free placement space costs now (crew seats fill cheapest first)."""
+        out: dict[str, int] = {}
+        for b, good in enumerate(view.cargo):
+            costs = self.seat_costs[self.good_index[good]]
+            if view.destinations[b] == "sea" and len(view.crews[b]) < len(costs):
+                out[good] = costs[len(view.crews[b])]
+        for i, berth in enumerate(("a", "b", "c")):
+            out[f"port-{berth}"] = out[f"shipyard-{berth}"] = self.office_costs[i]
+        out["pirate"], out["insurance"] = self.costs["pirate"], 0
+        out["pilot-small"], out["pilot-large"] = self.costs["small"], self.costs["large"]
+        return out
+
+    def trust_guide(self, view: Any) -> bool:
+        # the auction and the harbour master's choices pay off through the placements
+        # that follow (first pick each round), which the cut at the placements misses
+        return self.exact and view.phase in self.GUIDED
+
     def mark(self, state: State) -> Any:
         return state.voyage  # type: ignore[attr-defined]
 
     def cut(self, state: State, mark: Any, decisions: int) -> bool:
+        if self.exact:
+            phase = state.phase  # type: ignore[attr-defined]
+            return phase >= self.place or (phase == self.auction and state.high_bidder < 0)  # type: ignore[attr-defined]
         return state.voyage > mark and state.phase == self.auction  # type: ignore[attr-defined]
 
-    def evaluate(self, state: State) -> list[float]:
+    def worth(self, step: float) -> float:
+        """Pesos of one share whose marker is expected at ``step`` at the end."""
         track, top = self.track, len(self.track) - 1
-        steps: list[int] = state.price  # type: ignore[attr-defined]
+        step = min(float(top), step)
+        lo = int(step)
+        hi = min(top, lo + 1)
+        return track[lo] + (track[hi] - track[lo]) * (step - lo)
+
+    def dilute_crews(self, ms: Any, fc: Any, income: list[float]) -> None:
+        """Correct ``income`` (pesos per seat) for the crew seats still expected to
+        fill before the punts sail: the accomplices still in hand spread over the
+        free spaces, a share ``dilute`` of them onto crews."""
+        free = ms.free_spots()
+        if not free:
+            return
+        fill = self.dilute * min(1.0, sum(ms.left) / len(free))
+        if fill <= 0.0:
+            return
+        for b, crew in enumerate(ms.crew):
+            if not crew:
+                continue
+            room = len(self.seat_costs[ms.cargo[b]]) - len(crew)
+            if room <= 0 or ms.dest[b] != 0:
+                continue
+            pay = fc.arrive[b] * self.payout[ms.cargo[b]]
+            now, later = 1.0 / len(crew), 1.0 / (len(crew) + fill * room)
+            for s in crew:
+                income[s] -= pay * (now - later)
+
+    def evaluate(self, state: State) -> list[float]:
+        ms: Any = state
+        top = len(self.track) - 1
+        steps: list[int] = ms.price
         voyages = max(1.0, (top - max(steps)) * 1.6)
-        worth = []
-        for p in steps:
-            step = min(float(top), p + 0.45 * voyages)
-            lo = int(step)
-            hi = min(top, lo + 1)
-            worth.append(track[lo] + (track[hi] - track[lo]) * (step - lo))
+        sailing = self.exact and ms.phase >= self.place and bool(ms.cargo)
+        if not sailing:
+            worth = [self.worth(p + 0.45 * voyages) for p in steps]
+            income = [0.0] * ms.seats
+        else:
+            # the voyage in progress: exact dice odds of every punt (the guide's
+            # forecast), its expected payouts, and each good's chance to rise now
+            view = ms.view(0)
+            fc = self.forecast(view)
+            income = [self.income(view, fc, s) for s in range(ms.seats)]
+            if ms.phase == self.place and self.dilute:
+                self.dilute_crews(ms, fc, income)
+            later = 0.45 * max(0.0, voyages - 1.0)
+            worth = [self.worth(p + later) for p in steps]
+            for b, g in enumerate(ms.cargo):
+                arrive = fc.arrive[b] + 0.5 * fc.plunder[b]
+                worth[g] += arrive * (self.worth(steps[g] + 1 + later) - worth[g])
         out = []
-        for s in range(state.seats):
-            held = state.held[s]  # type: ignore[attr-defined]
-            mort = state.mort[s]  # type: ignore[attr-defined]
-            value = float(state.cash[s])  # type: ignore[attr-defined]
+        for s in range(ms.seats):
+            held = ms.held[s]
+            mort = ms.mort[s]
+            value = float(ms.cash[s]) + income[s]
             for g, w in enumerate(worth):
                 value += (held[g] + mort[g]) * w - 15 * mort[g]
             out.append(value)
@@ -271,8 +389,12 @@ class Node:
         self.avail = 1
 
 
-def rewards(values: list[float], ranks: list[int], scale: float) -> list[float]:
-    """Per-seat rewards in [0, 1] from scores ``values`` and ``ranks`` (1 = best)."""
+def rewards(
+    values: list[float], ranks: list[int], scale: float, rank_weight: float = 0.5
+) -> list[float]:
+    """Per-seat rewards in [0, 1] from scores ``values`` and ``ranks`` (1 = best):
+    ``rank_weight`` from the rank, the rest from a logistic of the margin over the
+    best other seat in units of ``scale``."""
     n = len(values)
     out: list[float] = []
     for seat in range(n):
@@ -280,7 +402,7 @@ def rewards(values: list[float], ranks: list[int], scale: float) -> list[float]:
         best_other = max((values[o] for o in range(n) if o != seat), default=0.0)
         margin = (values[seat] - best_other) / scale
         margin_part = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, margin))))
-        out.append(0.5 * rank_part + 0.5 * margin_part)
+        out.append(rank_weight * rank_part + (1.0 - rank_weight) * margin_part)
     return out
 
 
@@ -365,30 +487,32 @@ class Search:
                 state.apply_action(action)
                 node = children[action]
                 path.append(node)
-            values, ranks = self.rollout(state)
+            values, ranks, cut = self.rollout(state)
         except IllegalAction:
             return  # a root action the determinization does not allow: skip
-        reward = rewards(values, ranks, adapter.scale)
+        weight = adapter.cut_rank_weight if cut else 0.5
+        reward = rewards(values, ranks, adapter.scale, weight)
         for n in path:
             n.visits += 1
             if n.seat >= 0:
                 n.total += reward[n.seat]
 
-    def rollout(self, state: State) -> tuple[list[float], list[int]]:
-        """Play on randomly; final scores and ranks, or the evaluation when cut."""
+    def rollout(self, state: State) -> tuple[list[float], list[int], bool]:
+        """Play on randomly; final scores and ranks, or the evaluation when cut
+        (and whether it was cut)."""
         adapter, rng = self.adapter, self.rng
         mark = adapter.mark(state)
         decisions = 0
         while True:
             who = state.to_move()
             if who == TERMINAL:
-                return state.scores(), state.ranks()
+                return state.scores(), state.ranks(), False
             if who == CHANCE:
                 state.apply_chance(state.sample_chance(rng))
                 continue
             if adapter.cut(state, mark, decisions):
                 values = adapter.evaluate(state)
-                return values, ranks_from_scores(values)
+                return values, ranks_from_scores(values), True
             state.apply_action(adapter.rollout_action(state, state.legal_actions(), rng))
             decisions += 1
 
@@ -419,6 +543,7 @@ class SearchBot(Bot):
         self.received = time.perf_counter()
         self.adapter: Adapter = Adapter(self)
         self.last: Search | None = None
+        self.last_children: dict[Any, Node] = {}
         self.use_guide = guide
         self.guide_margin = guide_margin
         self.guide: Bot | None = None
@@ -450,11 +575,15 @@ class SearchBot(Bot):
         if self.guide is not None:
             hint_index = self.guide.choose(view, legal, events)
             hint = legal[hint_index]
+            if self.adapter.trust_guide(view):
+                return hint_index
         search = Search(self.adapter, self.seat, self.rng)
         probe = self.adapter.determinize(view, self.rng)
         root_actions = self.adapter.candidates(probe, legal)
         if hint is not None and hint not in root_actions:
             return legal.index(hint)  # e.g. a Manila mortgage the search never weighs
+        if hint is not None:
+            root_actions = self.adapter.shortlist(view, root_actions, hint)
         if len(root_actions) == 1:
             return legal.index(root_actions[0])
         if self.iterations is not None:
@@ -471,6 +600,7 @@ class SearchBot(Bot):
 
         action, children = search.run(view, root_actions, done, first=hint)
         self.last = search
+        self.last_children = children
         if hint is not None and action != hint:
             h, a = children[hint], children[action]
             h_mean = h.total / h.visits if h.visits else 0.0

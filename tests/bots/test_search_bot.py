@@ -25,6 +25,7 @@ from search_bot import ManilaAdapter, SearchBot, rewards  # noqa: E402
 from referee.engine import TERMINAL  # noqa: E402
 from referee.games import get_game  # noqa: E402
 from referee.games.manila import actions as MA  # noqa: E402
+from referee.games.manila.data import CARGO_PAYOUT, SEAT_COSTS  # noqa: E402
 
 GAMES = ["manila", "puerto-rico", "navegador", "roads-and-boats"]
 
@@ -71,6 +72,70 @@ def test_manila_bids_are_grouped_and_voluntary_finance_left_out() -> None:
     assert [a.amount for a in cands[1:]] == [4, 5, 6, 8, 11, 15]
     forced: list[Any] = [MA.Mortgage("jade"), MA.Mortgage("silk")]
     assert adapter.candidates(bot.game.new_game(4), forced) == forced
+
+
+def manila_position(phase: str, seed: int = 3) -> tuple[Any, int]:
+    """The first decision in ``phase`` of a seeded Manila game between heuristic bots
+    (4 seats): the true state and the seat to move."""
+    from manila_bot import ManilaBot
+
+    game = get_game("manila")
+    rng = random.Random(seed)
+    state: Any = game.new_game(4)
+    guide = ManilaBot()
+    while True:
+        who = state.to_move()
+        assert who != TERMINAL, f"no {phase} decision in game {seed}"
+        if who < 0:
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        view = state.view(who)
+        legal = list(state.legal_actions())
+        if view.phase == phase and len(legal) > 1:
+            return state, who
+        state.apply_action(legal[guide.choose(view, legal, [])])
+
+
+def test_manila_placements_search_the_guides_best_spaces_only() -> None:
+    state, who = manila_position("place")
+    bot = seated("manila", who, 4, iterations=40)
+    adapter = bot.adapter
+    assert isinstance(adapter, ManilaAdapter) and bot.guide is not None
+    view, legal = state.view(who), list(state.legal_actions())
+    cands = adapter.candidates(state, legal)
+    hint = legal[bot.guide.choose(view, legal, [])]
+    short = adapter.shortlist(view, cands, hint)
+    places = [a for a in short if isinstance(a, MA.Place)]
+    assert hint in short and MA.Pass() in short
+    assert 1 <= len(places) <= adapter.top + 1 < len([a for a in cands if isinstance(a, MA.Place)])
+    # the search then picks one of them
+    assert legal[bot.choose(view, legal, [])] in short
+
+
+def test_manila_auction_follows_the_guide() -> None:
+    state, who = manila_position("auction")
+    bot = seated("manila", who, 4, iterations=40)
+    assert bot.guide is not None
+    view, legal = state.view(who), list(state.legal_actions())
+    assert bot.choose(view, legal, []) == bot.guide.choose(view, legal, [])
+    assert bot.last is None  # answered without searching
+
+
+def test_manila_evaluation_counts_the_voyage_in_progress() -> None:
+    """A crew on a punt sure to arrive is worth its share of the cargo payout at
+    once (the exact dice odds), before any die is rolled."""
+    state, who = manila_position("place")
+    bot = seated("manila", who, 4, iterations=1)
+    adapter = bot.adapter
+    assert isinstance(adapter, ManilaAdapter)
+    b = 0
+    state.pos[b] = 13  # past 13 after any roll: it arrives
+    state.crew[b] = []
+    empty = adapter.evaluate(state)
+    state.crew[b] = [who] * len(SEAT_COSTS[state.cargo[b]])  # a full crew: ours alone
+    full = adapter.evaluate(state)
+    assert full[who] - empty[who] == pytest.approx(CARGO_PAYOUT[state.cargo[b]])
+    assert all(full[s] == pytest.approx(empty[s]) for s in range(4) if s != who)
 
 
 def not_finance(legal: list[Any]) -> list[Any]:
