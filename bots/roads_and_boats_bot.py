@@ -25,8 +25,14 @@ Plan (rule-based, no search; measured against the frozen v1 in docs/bots/roads_a
   gold and coins go onto transporters at home (other cargo is put down to make room)
   and stay there, and the wonder phase spends everything.
 
-Not done: research, boats, wagons and secondary industry beyond the sawmill (see the
-doc's weaknesses); donkey breeding exists (``BREED``) but is off, as it measured worse.
+* mountains two off-road steps from the home are mine sites too, after the ones next
+  to it (``FAR_MINES``): errands step towards them, a transporter carrying goods such
+  a site lacks takes them on, and empty donkeys fetch the draws of far producers.
+
+Off by default (measured worse against v1, see the doc): a mint and coal burner fed
+by donkeys (``INDUSTRY``), a papermill and one specialisation research point for 4/0
+mines (``PAPER``), a quarry two steps away (``FAR_QUARRY``), leaving partial costs on a
+site (``DROP_AND_RETURN``), donkey breeding (``BREED``).  Not done: boats, wagons.
 
 Usage: ``roads_and_boats_bot.py`` (speaks protocol v1 through referee.botkit), or
 ``roads_and_boats_bot.py --evaluate GAMES [--seats N]`` to measure it in-process against
@@ -152,6 +158,10 @@ INDUSTRY = False
 PAPER = False
 """Plan a papermill next to the home and spend the two starting geese and its first
 paper on one research point (specialisation: later mines are 4/0, all gold)."""
+INDUSTRY_NEEDS_SAWMILL = True
+"""Plan the mint and coal burner only once a sawmill of ours stands (board income)."""
+INDUSTRY_AT = 99
+"""Position in the target list where the secondary buildings go (99: last)."""
 INDUSTRY_TURNS = 6.0
 """Least expected turns left when a coal burner and a mint are planned."""
 PAPER_TURNS = 8.0
@@ -319,8 +329,8 @@ class Planner:
         self, state: RBState, taken: set[int], sites: dict[str, list[int]]
     ) -> list[int]:
         """Land areas next to the home for secondary buildings, best first: pastures,
-        (irrigated) deserts, a second rock, woods beyond the first two; ``taken`` areas
-        (other targets) are left out."""
+        (irrigated) deserts, rock, woods; ``taken`` areas (sites of other targets) are
+        left out."""
         w = state.world
         home = state.homes[self.seat]
         hh = w.place_hex[home]
@@ -334,9 +344,9 @@ class Planner:
                 rank = 0
             elif terrain == D.DESERT and state.irrigated:
                 rank = 1
-            elif terrain == D.ROCK and sites[D.ROCK].index(q) > 0:
+            elif terrain == D.ROCK:
                 rank = 2
-            elif terrain == D.WOODS and sites[D.WOODS].index(q) > 1:
+            elif terrain == D.WOODS:
                 rank = 3
             else:
                 continue
@@ -354,10 +364,10 @@ class Planner:
         a mint and a coal burner once a mine stands or is planned, a papermill for one
         research point while the two starting geese are kept."""
         kinds = {kind for _q, kind in out}
-        mines = own.count(D.MINE) + sum(1 for _q, k in out if k == D.MINE)
         wanted: list[int] = []
         left = self._turns_left(state)
-        if INDUSTRY and mines and left >= INDUSTRY_TURNS:
+        boards = D.SAWMILL in own or not INDUSTRY_NEEDS_SAWMILL
+        if INDUSTRY and boards and D.MINE in own and left >= INDUSTRY_TURNS:
             wanted += [k for k in (D.MINT, D.COAL_BURNER) if k not in own]
         far = any(k == D.MINE for _q, k in out) or not PAPER_NEEDS_MINE
         if (
@@ -370,12 +380,21 @@ class Planner:
             wanted.append(D.PAPERMILL)
         if not wanted:
             return
-        taken = {q for q, _k in out}
+        woodcutters = own.count(D.WOODCUTTER)
+        taken = set()
+        for q, k in out:  # woods beyond the first two woodcutters may host industry
+            if k == D.WOODCUTTER:
+                woodcutters += 1
+                if woodcutters > 2:
+                    continue
+            taken.add(q)
         spots = self._spare_sites(state, taken, sites)
+        at = min(INDUSTRY_AT, len(out))
         for kind in wanted:
             if not spots or kind in kinds:
                 continue
-            out.append((spots.pop(0), kind))
+            out.insert(at, (spots.pop(0), kind))
+            at += 1
 
     def _research_pending(self, state: RBState) -> bool:
         """True while the seat has not researched yet (the two starting geese buy one
@@ -689,6 +708,9 @@ class Planner:
                     and q not in neighbours(state, home)
                 ):
                     return step_to[q]  # fetch from a far producer
+        if DROP_AND_RETURN and loads:
+            sites = {site for site, _kind in self._targets(state)}
+            loads = [a for a in loads if a.place not in sites]  # goods left for a build
         if loads:
             return min(loads, key=lambda a: LOAD_ORDER.index(D.G[a.good]))
         dist = self._distances(state, home)
@@ -757,8 +779,9 @@ class Planner:
         """A neighbouring land area with goods (or a producer) worth fetching from."""
         w = state.world
         best, best_score = None, 0
+        sites = {site for site, _kind in self._targets(state)} if DROP_AND_RETURN else set()
         for q in neighbours(state, place):
-            score = len(state.piles.get(q, ()))
+            score = len(state.piles.get(q, ())) if q not in sites else 0
             b = state.buildings.get(w.place_hex[q])
             if b is not None and b[1] == q and D.BUILDINGS[b[0]].kind == D.PRIMARY:
                 score += 1

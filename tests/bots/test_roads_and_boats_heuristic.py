@@ -134,3 +134,21 @@ def test_choose_leaves_the_view_unchanged() -> None:
     index = bot.choose(view, legal, [])
     assert 0 <= index < len(legal)
     assert view == before
+
+
+def test_mine_two_steps_from_home_is_built_and_worked() -> None:
+    """Seed 3006, 4 seats of the bot: seat 1 carries boards and stone two off-road
+    steps out, builds a mine there and draws from it (v1 only ever used mountains on
+    or next to its home)."""
+    state = _play(4, 3006, [BOT.Planner(s) for s in range(4)])
+    assert state.to_move() == TERMINAL
+    home = state.homes[1]
+    near = set(BOT.neighbours(state, home))
+    far = [
+        h
+        for h, b in state.buildings.items()
+        if b[2] == 1 and b[0] == D.MINE and b[1] != home and b[1] not in near
+    ]
+    assert far
+    gold, iron = state.bags[far[0]]
+    assert gold + iron < 6  # the bag has been drawn from
