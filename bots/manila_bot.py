@@ -17,14 +17,16 @@ Every decision is scored in pesos of expected gain for this seat:
   value, never beyond what still pays for the share (never into mortgages).
 * **share purchase** - the harbour master buys the share with the best expected
   margin (plus ``BUY_OWN`` pesos per share of that good already held) whenever one
-  has a positive margin (no cash reserve).
+  has a positive margin (no cash reserve), on a mortgage if its cash is short and
+  the margin beats the loan's cost (3 pesos at the end).
 * **harbour master** - leaves out the good it owns least of, and picks the start
   layout that maximises the expected rise of its own shares.
 * **pirates, pilots, plunder** - the action with the best expected value for us
   (pilot moves: our stake minus ``RIVAL`` times the other seats' mean income).
 * **money** - never redeems (with the default scoring a redemption is worth exactly
-  what the mortgage costs at the end), mortgages only when forced or to afford a
-  clearly profitable space; forced mortgages take the cheapest good first.
+  what the mortgage costs at the end), mortgages only when forced, to buy a share
+  as harbour master, or to afford a clearly profitable space; forced mortgages take
+  the cheapest good first.
 
 Measurements and known weaknesses: ``docs/bots/manila.md``.
 
@@ -96,6 +98,9 @@ PIRATE_SHARE = 1.0
 """Share of the expected loot the pirate space is credited with."""
 FV_RATE = 0.45
 """Expected price steps a good climbs per remaining voyage."""
+LOAN_COST = float(D.REDEEM_COST - D.MORTGAGE_LOAN)
+"""What a mortgage costs in the end (12 pesos now, 15 owed at the end: default
+scoring counts a mortgaged share at its value minus 15)."""
 
 
 def boat_odds(pos: int, rolls_left: int) -> tuple[float, float, float]:
@@ -381,17 +386,32 @@ class ManilaBot(Bot):
     def _buy(self, view: ManilaView, legal: list[Any]) -> int:
         """Buy the share with the best expected gain; any share whose final value is
         expected above its price is worth buying (no cash reserve: the office was
-        bid for exactly this)."""
-        best, choice = 0.0, legal.index(Pass())
-        for i, a in enumerate(legal):
-            if isinstance(a, Buy):
-                price = max(D.MIN_SHARE_PRICE, view.prices[a.good])
-                gain = self.final_value(view, a.good) - price
-                if gain > 0:
-                    gain += BUY_OWN * (view.hand[a.good] + view.mortgaged[a.good])
-                if gain > best:
-                    best, choice = gain, i
-        return choice
+        bid for exactly this).  A share out of cash is bought on a mortgage when its
+        gain beats the loans' cost (``LOAN_COST`` pesos each): the bot mortgages first
+        and buys at its next decision."""
+        cash = view.cash[view.seat]
+        loans_left = sum(view.hand.values())
+        best, choice = 0.0, ""
+        for good, left in view.supply.items():
+            if not left:
+                continue
+            price = max(D.MIN_SHARE_PRICE, view.prices[good])
+            loans = max(0, -(-(price - cash) // D.MORTGAGE_LOAN))
+            if loans > loans_left:
+                continue
+            gain = self.final_value(view, good) - price
+            if gain > 0:
+                gain += BUY_OWN * (view.hand[good] + view.mortgaged[good])
+            gain -= LOAN_COST * loans
+            if gain > best:
+                best, choice = gain, good
+        if not choice:
+            return legal.index(Pass())
+        if Buy(choice) in legal:
+            return legal.index(Buy(choice))
+        if any(isinstance(a, Mortgage) for a in legal):
+            return self._cheapest_mortgage(view, legal)
+        return legal.index(Pass())
 
     def _leave_out(self, view: ManilaView, legal: list[Any]) -> int:
         scores = [
