@@ -2,8 +2,9 @@
 
 Hand-built positions: the pirate space is worth the exact expected loot of each
 punt, a pilot space is worth what its best move adds to the placer's own stake, the
-harbour master buys a cheap share even with its last pesos, and bids rise in jumps
-that never eat the price of that share.
+harbour master buys a cheap share even with its last pesos (on a mortgage when its
+cash falls short, never when it has nothing left to mortgage), and bids rise in
+jumps that never eat the price of that share.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
 from manila_bot import Forecast, ManilaBot
 
 from referee.games.manila import GAME
-from referee.games.manila.actions import Bid, Buy, Pass
+from referee.games.manila.actions import Bid, Buy, Mortgage, Pass
 from referee.games.manila.state import ManilaState
 from tests.manila.helpers import auction, new, place, voyage
 
@@ -76,6 +77,42 @@ def test_harbour_master_buys_a_cheap_share_with_its_last_pesos() -> None:
     legal = state.legal_actions()
     choice = legal[ManilaBot().choose(view, legal, [])]
     assert isinstance(choice, Buy)
+
+
+def test_harbour_master_short_of_cash_mortgages_then_buys() -> None:
+    state = new(4)
+    auction(state, 0, 28)
+    bot = ManilaBot()
+    view = state.view(0)
+    assert view.phase == "buy" and view.cash[0] == 2
+    legal = state.legal_actions()
+    assert not any(isinstance(a, Buy) for a in legal)
+    # a 5-peso share is expected to end near 19: worth a loan that costs 3 in the end
+    first = legal[bot.choose(view, legal, [])]
+    assert isinstance(first, Mortgage)
+    state.apply_action(first)
+    view = state.view(0)
+    assert view.phase == "buy" and view.cash[0] == 14
+    legal = state.legal_actions()
+    assert isinstance(legal[bot.choose(view, legal, [])], Buy)
+
+
+def test_harbour_master_with_nothing_to_mortgage_passes() -> None:
+    state = new(4)
+    auction(state, 0, 28)
+    view = state.view(0)
+    legal = state.legal_actions()
+    # the same position with every share already mortgaged: no loan, no purchase
+    held = sum(view.hand.values())
+    broke = msgspec.structs.replace(
+        view,
+        hand=dict.fromkeys(view.hand, 0),
+        mortgaged={g: view.mortgaged[g] + view.hand[g] for g in view.hand},
+    )
+    assert held > 0
+    only_pass = [a for a in legal if not isinstance(a, Mortgage)]
+    assert only_pass == [Pass()]
+    assert only_pass[ManilaBot().choose(broke, only_pass, [])] == Pass()
 
 
 def test_first_bid_jumps_but_keeps_the_share_price() -> None:
