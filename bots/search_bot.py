@@ -15,18 +15,26 @@ through ``referee.botkit``.  Each iteration of the search:
 3. **expands** one untried action, with progressive widening where the candidate
    list is long (a node may hold ``4 + 2 * sqrt(visits)`` children);
 4. **rolls out** with cheap random play until the game's :class:`Adapter` cuts it
-   (Manila: the next voyage's auction; Puerto Rico 60, Navegador 60, Roads & Boats
-   40 decisions), then scores the position: final scores and ranks at the end, the
-   game's evaluation function when cut;
+   (Puerto Rico 60, Navegador 60, Roads & Boats 40 decisions), then scores the
+   position: final scores and ranks at the end, the game's evaluation function when
+   cut;
 5. **backs up** a reward in ``[0, 1]`` per seat: half from the rank (1 first,
    0 last), half from a logistic of the score margin over the best other seat,
-   scaled per game (pesos, VP, points).
+   scaled per game (pesos, VP, points); at a cut, the adapter's
+   ``cut_rank_weight`` replaces the half of the rank.
+
+Manila works differently (:class:`ManilaAdapter`): the auction and the harbour
+master's choices are left to the guide; placements are searched among the guide's
+three best spaces, its choice and passing; the other seats are played by the guide
+(an opponent model) in the tree and in the rollouts, and so is this seat in the
+rollouts, which stop at the next dice roll and are scored exactly from the dice odds
+(the expected pesos of the voyage in progress, the guide's forecast).
 
 Guide: the game's heuristic bot (``bots/<game>_bot.py``) runs alongside and is
 asked for its choice at every decision; that action is expanded first, and the
 search plays another root action only when it was visited more than the guide's
 and its mean reward beats the guide's by the game's ``guide_margin``: Puerto Rico
-0; Manila, Navegador and Roads & Boats 0.4 (only where one move wins and the
+0; Manila 0.05; Navegador and Roads & Boats 0.4 (only where one move wins and the
 guide's loses: there the random rollouts misjudged ordinary moves, and smaller
 margins lost to the plain heuristic in measurement; how the bot works, its flags
 and current figures: docs/bots/search.md).
@@ -123,6 +131,15 @@ class Adapter:
         the rollouts cannot judge it)."""
         return False
 
+    def model_action(self, state: State, seat: int) -> Any:
+        """The action another ``seat`` is expected to play in ``state`` (its
+        model), or ``None`` to search its choices like this seat's."""
+        return None
+
+    def cut_at_chance(self, state: State) -> bool:
+        """Whether a rollout stops (and is evaluated) at this chance node."""
+        return False
+
     def mark(self, state: State) -> Any:
         """What :meth:`cut` needs to know about the position a rollout starts from."""
         return None
@@ -136,29 +153,44 @@ class Adapter:
 class ManilaAdapter(Adapter):
     """Manila: pesos; bids grouped into a few raises; no voluntary finance.
 
-    Rollouts stop once the voyage after the current one has begun (its auction), and
-    are scored as cash plus shares at their expected final value (a good rises about
-    0.45 steps per voyage; about 1.6 voyages are left per step the leading good still
-    has to climb), less 15 per mortgaged share.
+    With the guide loaded (``manila_bot``: ``Forecast``, ``ManilaBot.income`` and
+    ``spot_value``): the auction, share purchase, cargo and launch are the guide's
+    (:meth:`trust_guide`); placements are searched among the guide's ``top`` spaces
+    (:meth:`shortlist`); every other seat is played by the guide in the tree and
+    every seat in the rollouts (:meth:`model_action`), which stop at the next dice
+    roll or the next voyage.  The position is then scored (:meth:`evaluate`) as cash
+    plus the expected pesos of the voyage in progress (exact dice odds of every
+    punt, crews diluted by the accomplices still in hand, pilots' allowance) plus
+    shares at their expected final value (a good rises about 0.45 steps per voyage;
+    about 1.6 voyages are left per step the leading good still has to climb; a good
+    on a punt rises now with the punt's chance to arrive), less 15 per mortgaged
+    share; the reward at the cut is the margin part alone (``cut_rank_weight`` 0).
+
+    Without the guide (``--no-guide``): every seat searched, random rollouts to the
+    start of the placements or of the next voyage, scored the same way.
     """
 
     scale = 25.0
     guide = "manila_bot"
-    guide_margin = 0.4
+    guide_margin = 0.05
     RAISES = (1, 2, 3, 5, 8, 12)
     GUIDED = ("auction", "buy", "leave_out", "launch")
     cut_rank_weight = 0.0
+    PILOT_HOPE = (1.0, 2.5)
+    """Pesos a small and a large pilot are expected to gain when the evaluation is
+    made before they move (the guide's own allowance)."""
 
     def __init__(self, bot: SearchBot) -> None:
         super().__init__(bot)
         from referee.games.manila import actions as MA
         from referee.games.manila import data as MD
-        from referee.games.manila.phases import AUCTION, PLACE
+        from referee.games.manila.phases import AUCTION, PLACE, ROLL
 
         self.bid = MA.Bid
         self.track = MD.PRICE_TRACK
         self.auction = AUCTION
         self.place = PLACE
+        self.roll = ROLL
         self.exact = False
         self.dilute = 0.5
         self.seat_costs = MD.SEAT_COSTS
@@ -180,6 +212,7 @@ class ManilaAdapter(Adapter):
             self.exact = True
         except (ImportError, AttributeError):
             pass
+        self.model = self.exact and bot.use_guide
         self.finance = (MA.Mortgage, MA.Redeem)
         self.pass_ = MA.Pass()
 
@@ -237,10 +270,26 @@ class ManilaAdapter(Adapter):
         # that follow (first pick each round), which the cut at the placements misses
         return self.exact and view.phase in self.GUIDED
 
+    def model_action(self, state: State, seat: int) -> Any:
+        if not self.model or self.bot.guide is None:
+            return None
+        return self.guided_action(state, seat)
+
+    def guided_action(self, state: State, seat: int) -> Any:
+        """The guide's choice for ``seat`` (from its view of ``state``)."""
+        guide: Any = self.bot.guide
+        legal = state.legal_actions()
+        return legal[guide.choose(state.view(seat), legal, [])]
+
+    def cut_at_chance(self, state: State) -> bool:
+        return self.model and state.phase == self.roll  # type: ignore[attr-defined]
+
     def mark(self, state: State) -> Any:
         return state.voyage  # type: ignore[attr-defined]
 
     def cut(self, state: State, mark: Any, decisions: int) -> bool:
+        if self.model:  # the guide plays on to the next roll (or the next voyage)
+            return state.phase == self.auction and state.high_bidder < 0  # type: ignore[attr-defined]
         if self.exact:
             phase = state.phase  # type: ignore[attr-defined]
             return phase >= self.place or (phase == self.auction and state.high_bidder < 0)  # type: ignore[attr-defined]
@@ -292,6 +341,11 @@ class ManilaAdapter(Adapter):
             income = [self.income(view, fc, s) for s in range(ms.seats)]
             if ms.phase == self.place and self.dilute:
                 self.dilute_crews(ms, fc, income)
+            if ms.rolls < 2:  # pilots still to move punts before the last roll
+                if ms.small_pilot >= 0:
+                    income[ms.small_pilot] += self.PILOT_HOPE[0]
+                if ms.large_pilot >= 0:
+                    income[ms.large_pilot] += self.PILOT_HOPE[1]
             later = 0.45 * max(0.0, voyages - 1.0)
             worth = [self.worth(p + later) for p in steps]
             for b, g in enumerate(ms.cargo):
@@ -308,6 +362,8 @@ class ManilaAdapter(Adapter):
         return out
 
     def rollout_action(self, state: State, legal: list[Any], rng: random.Random) -> Any:
+        if self.model and self.bot.guide is not None:
+            return self.guided_action(state, state.to_move())
         cands = self.candidates(state, legal)
         if type(cands[-1]) is self.bid and rng.random() < 0.6:
             return cands[0]  # pass the auction more often than not
@@ -452,11 +508,21 @@ class Search:
                 if who == CHANCE:
                     state.apply_chance(state.sample_chance(rng))
                     continue
+                children = node.children
+                if node is not root and who != self.seat:
+                    modelled = adapter.model_action(state, who)
+                    if modelled is not None:  # an opponent played by its model
+                        child = children.get(modelled)
+                        if child is None:
+                            child = children[modelled] = Node(who)
+                        state.apply_action(modelled)
+                        node = child
+                        path.append(node)
+                        continue
                 if node is root:
                     legal = root_actions
                 else:
                     legal = adapter.candidates(state, state.legal_actions())
-                children = node.children
                 present = [a for a in legal if a in children]
                 allowed = len(legal)
                 if allowed > WIDEN_BASE:
@@ -508,6 +574,9 @@ class Search:
             if who == TERMINAL:
                 return state.scores(), state.ranks(), False
             if who == CHANCE:
+                if adapter.cut_at_chance(state):
+                    values = adapter.evaluate(state)
+                    return values, ranks_from_scores(values), True
                 state.apply_chance(state.sample_chance(rng))
                 continue
             if adapter.cut(state, mark, decisions):
