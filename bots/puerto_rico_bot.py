@@ -6,7 +6,10 @@
   bot needs; :meth:`PuertoRicoGame.determinize` rebuilds it from the view) and scoring
   the result with :func:`position_value`.
 * A role is chosen by playing the whole role phase out on a copy, every seat using the
-  greedy policy above, and scoring the position when the next role choice is due.
+  greedy policy above, then letting the next chooser pick its own best role the same way
+  (:data:`FOLLOWING_PICKS`) and playing that phase out too, and scoring the result.  So
+  a role is judged by what the bot gains, what every other seat gains from it, and what
+  the roles it leaves open give the next chooser.
 
 :func:`position_value` is the bot's own VP-like estimate minus the best opponent's:
 current VP, plus doubloons, goods, production capacity, quarries and occupied violet
@@ -190,10 +193,36 @@ def player_value(state: PuertoRicoState, seat: int, rem: float) -> float:
     return value
 
 
+_MEMO: dict[tuple[Any, ...], float] = {}
+"""Cache of :func:`player_value` by board and rounds left: a greedy step or a simulated
+phase changes one or two boards, so most of the values a comparison needs repeat."""
+
+
+def _cached_player_value(state: PuertoRicoState, seat: int, rem: float) -> float:
+    p = state.players[seat]
+    key = (
+        rem,
+        p.doubloons,
+        p.vp,
+        p.san_juan,
+        p.pool,
+        *p.goods,
+        *p.tiles,
+        *p.occ,
+        *p.bld,
+    )
+    value = _MEMO.get(key)
+    if value is None:
+        if len(_MEMO) > 100_000:
+            _MEMO.clear()
+        value = _MEMO[key] = player_value(state, seat, rem)
+    return value
+
+
 def position_value(state: PuertoRicoState, seat: int) -> float:
     """``seat``'s worth minus the best opponent's (higher is better for ``seat``)."""
     rem = rounds_left(state)
-    values = [player_value(state, s, rem) for s in range(state.seats)]
+    values = [_cached_player_value(state, s, rem) for s in range(state.seats)]
     mine = values.pop(seat)
     return mine - max(values) if values else mine
 
@@ -228,14 +257,38 @@ def finish_phase(state: PuertoRicoState, rng: random.Random) -> None:
         state.apply_action(legal[greedy_index(state, legal, rng)])
 
 
-def role_index(state: PuertoRicoState, legal: list[Any], rng: random.Random) -> int:
-    """Index of the role whose played-out phase leaves ``state``'s mover best placed."""
+FOLLOWING_PICKS = 1
+"""Role picks after the bot's own that the role look-ahead simulates (within the round):
+each following chooser takes the role that is best for it after its phase is played out
+(:func:`role_index` without further look-ahead).  Three picks beat v1 in 26 of 57 games
+(seeds 1000-) but cost up to 0.5 s a move; one pick keeps every move under 0.1 s of CPU
+(see ``docs/bots/puerto_rico.md``)."""
+
+
+def _play_role(state: PuertoRicoState, action: Any, rng: random.Random) -> None:
+    state.apply_action(action)
+    finish_phase(state, rng)
+
+
+def role_index(
+    state: PuertoRicoState, legal: list[Any], rng: random.Random, following: int = 0
+) -> int:
+    """Index of the role whose played-out phase leaves ``state``'s mover best placed.
+
+    With ``following > 0`` up to that many later role picks of the same round are played
+    out after it (each by :func:`role_index` with no look-ahead), so a role is judged by
+    what the bot gains, what it costs the others and which roles it leaves to them."""
     seat = state.to_move()
+    round_no = state.round
     best, best_value = 0, float("-inf")
     for i, action in enumerate(legal):
         child = state.clone()
-        child.apply_action(action)
-        finish_phase(child, rng)
+        _play_role(child, action, rng)
+        for _ in range(following):
+            if child.phase != P_ROLE or child.round != round_no:
+                break
+            options = child.legal_actions()
+            _play_role(child, options[role_index(child, options, rng)], rng)
         value = position_value(child, seat) + rng.random() * 1e-6
         if value > best_value:
             best, best_value = i, value
@@ -245,7 +298,7 @@ def role_index(state: PuertoRicoState, legal: list[Any], rng: random.Random) -> 
 def choose_action(state: PuertoRicoState, legal: list[Any], rng: random.Random) -> int:
     """The bot's policy on a full state: look-ahead for roles, greedy otherwise."""
     if isinstance(legal[0], ChooseRole):
-        return role_index(state, legal, rng)
+        return role_index(state, legal, rng, FOLLOWING_PICKS)
     return greedy_index(state, legal, rng)
 
 

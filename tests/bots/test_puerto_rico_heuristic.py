@@ -1,7 +1,8 @@
 """Behaviour tests of the Puerto Rico heuristic bot (``bots/puerto_rico_bot.py``).
 
 Builder positions on a fresh seeded 4-seat game: the governor has just taken the builder
-and its board is then rewritten by hand.  Each test runs well under a second.
+and its board is then rewritten by hand.  Role positions come from seeded games played by
+the bot.  Each test runs well under a second.
 """
 
 from __future__ import annotations
@@ -15,9 +16,17 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
 
-from puerto_rico_bot import PuertoRicoBot, choose_action
+import puerto_rico_bot
+from puerto_rico_bot import (
+    FOLLOWING_PICKS,
+    PuertoRicoBot,
+    choose_action,
+    player_value,
+    role_index,
+    rounds_left,
+)
 
-from referee.engine import CHANCE
+from referee.engine import CHANCE, TERMINAL
 from referee.games.puerto_rico import GAME
 from referee.games.puerto_rico.actions import Build, ChooseRole
 from referee.games.puerto_rico.data import BUILDINGS, GOOD_NAMES
@@ -84,5 +93,82 @@ def test_choose_leaves_the_view_unchanged() -> None:
     bot = PuertoRicoBot(seed=0)
     legal = state.legal_actions()
     index = bot.choose(view, legal, [])
+    assert 0 <= index < len(legal)
+    assert view == before
+
+
+def role_position(seed: int, picks: int) -> PuertoRicoState:
+    """A seeded 4-seat game played by the bot up to the role choice after ``picks`` role
+    picks (counted from the start of the game)."""
+    rng = random.Random(seed)
+    state = GAME.new_game(4)
+    seen = 0
+    while True:
+        if state.to_move() == CHANCE:
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        if isinstance(legal[0], ChooseRole):
+            if seen == picks:
+                return state
+            seen += 1
+        state.apply_action(legal[choose_action(state, legal, rng)])
+
+
+@pytest.mark.parametrize("round_no", [1, 3])
+def test_role_look_ahead_stays_in_the_round(round_no: int) -> None:
+    """The last chooser of a round has no later pick to simulate: with and without the
+    look-ahead it takes the same role (the look-ahead does not run into the next round)."""
+    state = role_position(3, 4 * round_no + 3)
+    assert state.picks == 3
+    legal = state.legal_actions()
+    plain = role_index(state.clone(), legal, random.Random(5), 0)
+    ahead = role_index(state.clone(), legal, random.Random(5), FOLLOWING_PICKS)
+    assert plain == ahead
+
+
+def test_role_look_ahead_changes_some_choices() -> None:
+    """Over the first three rounds of a seeded game the look-ahead picks a different
+    role from the plain one-phase evaluation at least once (it is switched on and used)."""
+    rng = random.Random(0)
+    state = GAME.new_game(4)
+    differ = 0
+    while state.round < 3:
+        if state.to_move() == CHANCE:
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        if isinstance(legal[0], ChooseRole):
+            plain = role_index(state.clone(), legal, random.Random(0), 0)
+            ahead = role_index(state.clone(), legal, random.Random(0), FOLLOWING_PICKS)
+            differ += plain != ahead
+        state.apply_action(legal[choose_action(state, legal, rng)])
+    assert differ > 0
+
+
+def test_cached_values_match_direct_values() -> None:
+    """The board cache behind ``position_value`` returns what ``player_value`` computes,
+    on every position of a seeded random game."""
+    rng = random.Random(11)
+    state = GAME.new_game(4)
+    while state.to_move() != TERMINAL:
+        if state.to_move() == CHANCE:
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        rem = rounds_left(state)
+        for seat in range(4):
+            cached = puerto_rico_bot._cached_player_value(state, seat, rem)
+            assert cached == player_value(state, seat, rem)
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+
+
+def test_choose_on_a_role_leaves_the_view_unchanged() -> None:
+    """The role look-ahead works on copies: ``choose`` leaves the view as it was."""
+    state = role_position(2, 5)
+    view = state.view(state.to_move())
+    before = copy.deepcopy(view)
+    legal = state.legal_actions()
+    index = PuertoRicoBot(seed=0).choose(view, legal, [])
     assert 0 <= index < len(legal)
     assert view == before
