@@ -11,7 +11,9 @@ same evaluation, and the action ends once no step improves it.
 :func:`evaluate` is the VP the seat would score now plus rough values for what earns
 VP later: money (Cruzados), colonies and factories (market income), shipyards and
 churches (ships and workers at 50), workers, ships near unexplored waters or beside
-colony tiles still on offer.  Once the end is triggered it is the final score alone.
+colony tiles still on offer.  As the game nears its end these future values fade out
+and money counts for a third of its final rate (``LATE_MONEY_RATE``), so that the bot
+turns it into points while it can; once the end is triggered it is the final score alone.
 
 Usage: navegador_bot.py [--seed N]
 """
@@ -64,11 +66,17 @@ the game rather than milking the market and virtual workers turn after turn (wit
 others assumed to pass, more turns always look better to everyone)."""
 ENDGAME_CHANGE = 1e-5
 """VP per Cruzado short of a full 200 once the end is triggered (a tie-break only)."""
-LATE_MONEY_RATE = 1 / data.VP_MONEY_UNIT
-"""VP per Cruzado as the game fades out and after the end trigger (the final scoring
-rate; a lower rate makes the bot spend at a loss, see docs/bots/navegador.md)."""
+LATE_MONEY_RATE = 1 / 600
+"""VP per Cruzado that the fading future values turn into as the game nears its end
+(before the trigger).  Money still held then mostly stays unspent to the end, so it
+counts for a third of its final rate (1 per 200): the bot turns it into workers and
+ships even at 300 each (phase III), churches and the last colonies while it still can,
+instead of ending on a hoard.  Measured in docs/bots/navegador.md: self-play money
+left fell from about 1,400 to about 650 Cruzados with no loss of strength."""
 FINAL_MONEY_RATE = 0.0
-"""If set, VP per Cruzado after the end trigger instead of the exact 1 per full 200."""
+"""VP per Cruzado on the last turn (after the end trigger); 0 means the exact final
+rate, 1 VP per full 200.  A low rate (1/600) also spends on the last turn, at a loss of
+points: see docs/bots/navegador.md."""
 EPSILON = 1e-6
 LOOKAHEAD = 2
 """Own turns looked ahead at every rondel choice (the others are assumed to pass)."""

@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
 
 from navegador_bot import (
     END_LEAD_BONUS,
+    LATE_MONEY_RATE,
     NavegadorBot,
     Planner,
     evaluate,
@@ -116,15 +117,17 @@ def test_last_turn_launches_the_cheap_shipyard_ships() -> None:
 
 
 def test_no_cliff_at_the_end_trigger() -> None:
-    """With only the last building left, the evaluation is already the final score
-    (Cruzados at 1/200), so buying it and ending the game is not seen as a loss of
-    colonies', factories' and workers' future value (self-play games used to stall)."""
+    """With only the last building left, the evaluation is already the score with the
+    future values faded out (Cruzados at LATE_MONEY_RATE), so buying it and ending the
+    game is not seen as a loss of colonies', factories' and workers' future value
+    (self-play games used to stall)."""
     state = late_game(money=1130)
     state.display = [0, 0, 0, 0, 1]
     me = state.players[0]
     me.colonies, me.factories, me.workers = [3, 2, 2], [1, 1, 0], 9
     assert future_share(state) == 0.0
-    assert evaluate(state, 0) == pytest.approx(me.score() + 130 / data.VP_MONEY_UNIT)
+    held = 1130 * LATE_MONEY_RATE - 1130 // data.VP_MONEY_UNIT
+    assert evaluate(state, 0) == pytest.approx(me.score() + held)
     state.display = list(data.building_row_sizes(4))
     assert future_share(state) == 1.0
     assert evaluate(state, 0) > me.score() + 5
@@ -145,3 +148,19 @@ def test_lookahead_lets_the_others_pass_through_legal_actions() -> None:
         assert (p.money, p.workers, p.ships) == (money, workers, ships)
         assert p.stone == (stone + 1) % len(data.RONDEL)
     assert state.players[0].turns == 21
+
+
+def test_near_the_end_money_becomes_workers() -> None:
+    """With one building left on the display (the game is about to end) and 1,000
+    Cruzados that nothing else will absorb, the bot fills Lisboa to 9 workers: one at
+    the church price, three at 300 (phase III).  Held to the end the money would score
+    5 VP; spent, it scores 4 workers + 0 VP, which the bot accepts so as not to end the
+    game on a hoard (see LATE_MONEY_RATE)."""
+    state = late_game(money=1000)
+    state.display = [0, 0, 0, 0, 1]
+    me = state.players[0]
+    me.workers = 5
+    state.apply_action(Rondel(space=data.RONDEL.index("workers")))
+    legal = state.legal_actions()
+    action = legal[NavegadorBot(seed=1).choose(state.view(0), legal, [])]
+    assert action == Hire(count=4)
