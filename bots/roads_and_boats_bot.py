@@ -147,6 +147,9 @@ CARRY_ON = True
 """A transporter away from home carrying goods the first target still lacks takes them
 on to its site when that site is two steps from home (next-door sites get their goods
 from home)."""
+COUNT_TRANSIT = True
+"""Errands count the cargo of our transporters away from home as already on its way
+(without it two donkeys took boards to a far mine and the stone never followed)."""
 DROP_AND_RETURN = False
 """A transporter that brought part of a target's cost leaves it on the site and goes
 home for more (instead of waiting there until the rest arrives)."""
@@ -160,6 +163,9 @@ PAPER = False
 paper on one research point (specialisation: later mines are 4/0, all gold)."""
 INDUSTRY_NEEDS_SAWMILL = True
 """Plan the mint and coal burner only once a sawmill of ours stands (board income)."""
+INDUSTRY_WOODCUTTERS = 2
+"""Woodcutters (built or planned) before spare woods next to the home may host the
+mint or coal burner instead."""
 INDUSTRY_AT = 99
 """Position in the target list where the secondary buildings go (99: last)."""
 INDUSTRY_TURNS = 6.0
@@ -385,7 +391,7 @@ class Planner:
         for q, k in out:  # woods beyond the first two woodcutters may host industry
             if k == D.WOODCUTTER:
                 woodcutters += 1
-                if woodcutters > 2:
+                if woodcutters > INDUSTRY_WOODCUTTERS:
                     continue
             taken.add(q)
         spots = self._spare_sites(state, taken, sites)
@@ -765,6 +771,11 @@ class Planner:
                     avail[g] -= min(n, avail[g])
                 continue
             have = state.pool(site, here.get(site, []))
+            if COUNT_TRANSIT:  # cargo on its way to a far site is not sent twice
+                for u in state.trans.values():
+                    if u.owner == self.seat and u.place not in (home, site):
+                        for g in u.cargo:
+                            have[g & D.GOOD_MASK] += 1
             need = [0] * 11
             for g, n in cost:
                 need[g] = max(0, n - have[g])
