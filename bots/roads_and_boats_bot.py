@@ -27,7 +27,8 @@ Plan (rule-based, no search; measured against the frozen v1 in docs/bots/roads_a
 
 * mountains two off-road steps from the home are mine sites too, after the ones next
   to it (``FAR_MINES``): errands step towards them, a transporter carrying goods such
-  a site lacks takes them on, and empty donkeys fetch the draws of far producers.
+  a site lacks takes them on, and empty donkeys fetch the draws of far producers;
+  errands count cargo already on its way (``COUNT_TRANSIT``).
 
 Off by default (measured worse against v1, see the doc): a mint and coal burner fed
 by donkeys (``INDUSTRY``), a papermill and one specialisation research point for 4/0
