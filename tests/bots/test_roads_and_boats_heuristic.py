@@ -152,3 +152,15 @@ def test_mine_two_steps_from_home_is_built_and_worked() -> None:
     assert far
     gold, iron = state.bags[far[0]]
     assert gold + iron < 6  # the bag has been drawn from
+
+
+def test_goods_on_their_way_to_a_far_site_are_not_sent_twice() -> None:
+    """Seed 7008, 4 seats of the bot: seat 3's second mine stands two steps out.  Its
+    errands count the boards already on their way, so the stone follows and the mine
+    is built; counting only the goods on the site, two donkeys took boards there and
+    waited for the stone for the rest of the game, and the seat ended without gold."""
+    state = _play(4, 7008, [BOT.Planner(s) for s in range(4)])
+    assert state.to_move() == TERMINAL
+    mines = [b for b in state.buildings.values() if b[2] == 3 and b[0] == D.MINE]
+    assert len(mines) == 2
+    assert state.goods_points()[3] >= 30
