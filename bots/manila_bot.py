@@ -13,8 +13,12 @@ Every decision is scored in pesos of expected gain for this seat:
   The bot passes when nothing is worth its price.
 * **bidding** - the harbour master's office is worth the margin of the best share
   it can buy below that share's expected final value, plus its control (cargo and
-  starts for our own shares); the bot raises by a third of its headroom up to that
-  value, never beyond what still pays for the share (never into mortgages).
+  starts for our own shares), plus ``HM_LATER`` pesos from voyage 2 on; the bot
+  raises by a third of its headroom up to that value, never beyond what still pays
+  for the share (from voyage 2 on, a mortgage may cover up to ``HM_LATER``).  From
+  voyage 2 on it models each rival as bidding by the frozen v1 rule and, when the
+  best rival could at most tie its whole-peso limit, bids that limit at once
+  (claims the tie).
 * **share purchase** - the harbour master buys the share with the best expected
   margin (plus ``BUY_OWN`` pesos per share of that good already held) whenever one
   has a positive margin (no cash reserve), on a mortgage if its cash is short and
