@@ -15,10 +15,7 @@ Every decision is scored in pesos of expected gain for this seat:
   it can buy below that share's expected final value, plus its control (cargo and
   starts for our own shares), plus ``HM_LATER`` pesos from voyage 2 on; the bot
   raises by a third of its headroom up to that value, never beyond what still pays
-  for the share (from voyage 2 on, a mortgage may cover up to ``HM_LATER``).  From
-  voyage 2 on it models each rival as bidding by the frozen v1 rule and, when the
-  best rival could at most tie its whole-peso limit, bids that limit at once
-  (claims the tie).
+  for the share (from voyage 2 on, a mortgage may cover up to ``HM_LATER``).
 * **share purchase** - the harbour master buys the share with the best expected
   margin (plus ``BUY_OWN`` pesos per share of that good already held) whenever one
   has a positive margin (no cash reserve), on a mortgage if its cash is short and
@@ -106,9 +103,6 @@ HM_LATER = 2.0
 """Pesos the office is worth beyond the formula from voyage 2 on (may take a loan for
 the share).  Against the frozen copy +1 to +3 all gained about 3 points of first
 places; a peso more in voyage 1, where the office is overpriced, lost 6."""
-CLAIM_TIES = True
-"""From voyage 2 on, bid our whole limit at once when no remaining rival can go
-above it under the frozen heuristic's bidding rule (it could only tie)."""
 LOAN_COST = float(D.REDEEM_COST - D.MORTGAGE_LOAN)
 """What a mortgage costs in the end (12 pesos now, 15 owed at the end: default
 scoring counts a mortgaged share at its value minus 15)."""
@@ -383,48 +377,6 @@ class ManilaBot(Bot):
         ]
         return min(options)[1] if options else 0
 
-    def rival_limits(self, view: ManilaView, seat: int) -> set[int]:
-        """Whole-peso bid limits ``seat`` may have, if it values the office by the
-        frozen heuristic's rule (``bots/baselines/manila_bot_v1.py``): 2 pesos plus 0.3
-        of its positive rise values plus the best share margin, at most its cash minus
-        that share's price minus 3.  One limit per hand of ``seat``'s share count that
-        the shares we cannot see allow; empty if the counts do not fit."""
-        unseen = [
-            max(0, D.SHARES_PER_GOOD - view.supply[g] - view.hand[g] - view.mortgaged[g])
-            for g in D.GOODS
-        ]
-        cash = view.cash[seat]
-        margins = [
-            (self.final_value(view, g) - price, price)
-            for g in D.GOODS
-            if view.supply[g]
-            for price in (max(D.MIN_SHARE_PRICE, view.prices[g]),)
-        ]
-        steps = []  # (peso gain of one step, shares of the good not in the supply)
-        for g in D.GOODS:
-            step = D.PRICE_TRACK.index(view.prices[g])
-            gain = 0 if step >= D.END_PRICE_STEP else D.PRICE_TRACK[step + 1] - D.PRICE_TRACK[step]
-            steps.append((gain, D.SHARES_PER_GOOD - view.supply[g]))
-        limits: set[int] = set()
-
-        def deal(i: int, left: int, rise: float) -> None:
-            if i == len(D.GOODS):
-                if left == 0:
-                    own = 2.0 + 0.3 * rise
-                    best = min(own, cash - 5.0)
-                    for margin, price in margins:
-                        if margin > 0:
-                            best = max(best, min(own + margin, cash - price - 3.0))
-                    limits.add(int(min(best, cash)))
-                return
-            gain, out = steps[i]
-            for k in range(min(left, unseen[i]) + 1):
-                others = max(0.0, (out - k) / max(1, view.seats - 1))
-                deal(i + 1, left - k, rise + max(0.0, gain * (k - 0.5 * others)))
-
-        deal(0, view.shares[seat], 0.0)
-        return limits
-
     def _bid(self, view: ManilaView, legal: list[Any]) -> int:
         limit = self.hm_value(view) * (0.6 if self.cautious else 1.0)
         limit = min(limit, view.cash[view.seat])
@@ -432,14 +384,6 @@ class ManilaBot(Bot):
         affordable = [(amount, i) for amount, i in bids if amount <= limit]
         if not affordable:
             return legal.index(Pass())
-        if view.voyage > 1 and CLAIM_TIES:
-            # a rival that can at most tie our limit wins the tie if it bids that
-            # amount first: bid it now (not in voyage 1, where ties are the rule and
-            # the office is overpriced; docs/bots/manila.md)
-            rivals = [s for s in range(view.seats) if s != view.seat and not view.auction_out[s]]
-            top = max((max(self.rival_limits(view, s), default=-1) for s in rivals), default=-1)
-            if top == int(limit):
-                return min(affordable, key=lambda b: abs(b[0] - top))[1]
         # raise by a third of the headroom (at least 1): few bids, same final price
         low = min(affordable)[0]
         target = max(low, low - 1 + int((limit - low + 1) / 3))
