@@ -7,7 +7,12 @@ JOBS   ?= auto
 
 .PHONY: setup test lint demo bench clean
 
+# Bytecode of the package and the bundled bots, written here because bots run with
+# PYTHONDONTWRITEBYTECODE (they must not write into the package): without it every
+# bot would compile the engine it imports at each start (Manila bot: 68 -> 55 ms CPU).
+# Up-to-date files are skipped, so this costs ~40 ms when nothing changed.
 setup: $(STAMP)
+	@$(BIN)/python -m compileall -q referee bots >/dev/null
 
 # Editable, in setuptools' "compat" mode: a plain path entry instead of an import
 # hook, so every Python process (each bot too) starts about 12 ms faster.

@@ -8,14 +8,16 @@ rounds make the issue's 60 matches.  Every configuration runs in a fresh
 subprocess; its CPU is that subprocess's and everything it reaped (referee, pool
 workers, bots), so the bots run without a sandbox here (a sandboxed bot's CPU is
 not reported back through bubblewrap); one more line gives the wall figure under
-the sandbox.
+the sandbox.  The reuse-on lines, whose ratios are the issue's targets, run
+``--repeats`` times with concurrency 1 and 2 alternating, and show the run of median
+wall time: a 60-match tournament lasts 2-4 s, so one run swings by 10% or more.
 
 The baseline (default ``04b8b0d``, the main branch when the speed work began) is
 extracted with ``git archive`` (its ``referee``, ``bots`` and ``tournaments``) into a
 temporary folder and run with the same code path; without git or that revision its
 lines are skipped with a note.
 
-Run: ``python -m benchmarks.tournament [--rounds 20] [--baseline REV]``.
+Run: ``python -m benchmarks.tournament [--rounds 20] [--repeats 3] [--baseline REV]``.
 """
 
 from __future__ import annotations
@@ -108,11 +110,18 @@ def extract(rev: str, into: Path) -> bool:
 @click.command()
 @click.option("--rounds", default=20, show_default=True, help="Rounds of 3 matches.")
 @click.option("--baseline", default="04b8b0d", show_default=True, help="Revision to compare.")
+@click.option(
+    "--repeats",
+    default=3,
+    show_default=True,
+    help="Runs of each reuse-on line (concurrency 1 and 2 alternating; median shown).",
+)
 @click.option("--no-sandbox-line", is_flag=True, help="Skip the line under the sandbox.")
-def main(rounds: int, baseline: str, no_sandbox_line: bool) -> None:
+def main(rounds: int, baseline: str, repeats: int, no_sandbox_line: bool) -> None:
     """Print matches/s and CPU per match for each configuration, and the ratios."""
     rows: list[list[Any]] = []
     figures: dict[str, dict[str, Any]] = {}
+    pairs: dict[str, list[float]] = {}
     started, load = time.strftime("%H:%M:%S"), os.getloadavg()[0]
 
     def add(label: str, tree: Path, concurrency: int, extra: dict[str, Any]) -> None:
@@ -122,6 +131,23 @@ def main(rounds: int, baseline: str, no_sandbox_line: bool) -> None:
         cpu = got["cpu"] / got["matches"] * 1000
         rows.append([label, concurrency, got["matches"], got["faults"], rate, cpu])
 
+    def add_paired(label: str, extra: dict[str, Any]) -> None:
+        """Concurrency 1 and 2 in alternation, ``repeats`` times each, so that both
+        see the same drift of the machine; each line is the run of median wall."""
+        runs: dict[int, list[dict[str, Any]]] = {1: [], 2: []}
+        for _ in range(repeats):
+            for concurrency in (1, 2):
+                runs[concurrency].append(play(ROOT, rounds, concurrency, extra))
+        for concurrency, got in runs.items():
+            mid = sorted(got, key=lambda g: g["wall"])[len(got) // 2]
+            name = f"{label}, c{concurrency}" + (f" (median of {repeats})" if repeats > 1 else "")
+            figures[f"{label}, c{concurrency}"] = mid
+            rate = mid["matches"] / mid["wall"]
+            cpu = mid["cpu"] / mid["matches"] * 1000
+            rows.append([name, concurrency, mid["matches"], mid["faults"], rate, cpu])
+        paired = zip(runs[1], runs[2], strict=True)
+        pairs[label] = [one["wall"] / two["wall"] for one, two in paired]
+
     with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
         base = Path(tmp)
         have_base = extract(baseline, base)
@@ -129,16 +155,16 @@ def main(rounds: int, baseline: str, no_sandbox_line: bool) -> None:
             add(f"baseline {baseline}", base, 1, {})
         else:
             print(f"(baseline {baseline} not available: git archive failed; skipped)")
-        for reuse, affinity in ((False, False), (True, False), (True, True)):
-            for concurrency in (1, 2):
-                label = f"now, reuse {'on' if reuse else 'off'}"
-                label += ", affinity" if affinity else ""
-                add(
-                    label + f", c{concurrency}",
-                    ROOT,
-                    concurrency,
-                    {"sandbox": "none", "reuse": reuse, "affinity": affinity},
-                )
+        for concurrency in (1, 2):
+            add(
+                f"now, reuse off, c{concurrency}",
+                ROOT,
+                concurrency,
+                {"sandbox": "none", "reuse": False, "affinity": False},
+            )
+        for affinity in (False, True):
+            label = "now, reuse on" + (", affinity" if affinity else "")
+            add_paired(label, {"sandbox": "none", "reuse": True, "affinity": affinity})
         if not no_sandbox_line:
             add(
                 "now, reuse on, sandbox bwrap (wall only)",
@@ -179,6 +205,9 @@ def main(rounds: int, baseline: str, no_sandbox_line: bool) -> None:
         f"concurrency 2 vs 1, reuse on: {on2 / on1:.2f}x; with affinity {pin2 / pin1:.2f}x "
         "(target >= 1.8 on an idle machine)"
     )
+    for label, ratios in pairs.items():
+        shown = ", ".join(f"{r:.2f}" for r in ratios)
+        print(f"  {label}: c2/c1 of each alternating pair {shown}")
     print(
         f"(started {started}, load average then {load:.1f}; "
         f"ended {time.strftime('%H:%M:%S')}, load average {os.getloadavg()[0]:.1f})"
