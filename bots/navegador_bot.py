@@ -12,8 +12,11 @@ same evaluation, and the action ends once no step improves it.
 VP later: money (Cruzados), colonies and factories (market income), shipyards and
 churches (ships and workers at 50), workers, ships near unexplored waters or beside
 colony tiles still on offer.  As the game nears its end these future values fade out
-and money counts for a third of its final rate (``LATE_MONEY_RATE``), so that the bot
-turns it into points while it can; once the end is triggered it is the final score alone.
+and money counts for a quarter of its final rate (``LATE_MONEY_RATE``), so that the bot
+turns it into points while it can; once the end is triggered it is the final score with
+money at the same low rate (``FINAL_MONEY_RATE``), so the last turn spends it too.  When
+the end may come before the bot plays again (:func:`end_near`) the look-ahead plans the
+next turn as the last one.
 
 Usage: navegador_bot.py [--seed N]
 """
@@ -66,19 +69,26 @@ the game rather than milking the market and virtual workers turn after turn (wit
 others assumed to pass, more turns always look better to everyone)."""
 ENDGAME_CHANGE = 1e-5
 """VP per Cruzado short of a full 200 once the end is triggered (a tie-break only)."""
-LATE_MONEY_RATE = 1 / 600
+LATE_MONEY_RATE = 1 / 800
 """VP per Cruzado that the fading future values turn into as the game nears its end
 (before the trigger).  Money still held then mostly stays unspent to the end, so it
-counts for a third of its final rate (1 per 200): the bot turns it into workers and
+counts for a quarter of its final rate (1 per 200): the bot turns it into workers and
 ships even at 300 each (phase III), churches and the last colonies while it still can,
-instead of ending on a hoard.  Measured in docs/bots/navegador.md: self-play money
-left fell from about 1,250 to about 700 Cruzados per player (64 games); against the
-previous version 23% first places [15.8, 32.2] over 100 games (fair 25%, no
-significant loss), against the frozen v1 62% over 200."""
-FINAL_MONEY_RATE = 0.0
-"""VP per Cruzado on the last turn (after the end trigger); 0 means the exact final
-rate, 1 VP per full 200.  A low rate (1/600) also spends on the last turn, at a loss of
-points: see docs/bots/navegador.md."""
+instead of ending on a hoard (issue 16).  Measured in docs/bots/navegador.md."""
+FINAL_MONEY_RATE = 1 / 800
+"""VP per Cruzado on the last turn (after the end trigger) instead of 1 VP per full
+200; 0 means the exact final rate.  At 1/800 the last turn also buys workers and ships
+at 300, and a last Market counts for a quarter of its points, so it is taken only when
+no purchase is worth more: the bot gives up a point now and then (see
+docs/bots/navegador.md) so as not to end on a hoard."""
+END_AWARE = True
+"""Plan the next turn as the last one when the end may come first (:func:`end_near`):
+money taken in now then counts at ``FINAL_MONEY_RATE`` unless that last turn can spend
+it, so the bot takes the Market before its last turn rather than on it."""
+END_NEAR_BUILDINGS = 2
+"""Buildings left on the display at or below which the end counts as near."""
+NAGASAKI_SHIPS = 3
+"""Ships within reach of Nagasaki (of one seat) that make the end count as near."""
 EPSILON = 1e-6
 LOOKAHEAD = 2
 """Own turns looked ahead at every rondel choice (the others are assumed to pass)."""
@@ -158,12 +168,33 @@ def future_share(state: NavegadorState) -> float:
     return share
 
 
+def end_near(state: NavegadorState) -> bool:
+    """Whether the end may be triggered before the seat to move plays again: at most
+    ``END_NEAR_BUILDINGS`` buildings are left on the display, or Macau is explored and some
+    seat has the three ships that exploring Nagasaki takes within this phase's sailing
+    range."""
+    if state.end_seat >= 0:
+        return False
+    if sum(state.display) <= END_NEAR_BUILDINGS:
+        return True
+    if not state.is_explored(data.MACAU) or state.is_explored(data.NAGASAKI):
+        return False
+    table = distances(state.explored)
+    reach = data.SAILING_RANGE[state.phase]
+    for player in state.players:
+        near = sum(n for r, n in enumerate(player.ships) if table[r][data.NAGASAKI] <= reach)
+        if near >= NAGASAKI_SHIPS:
+            return True
+    return False
+
+
 class Planner:
     """Greedy turn planner on copies of the engine state."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.future = 1.0
+        self.last_next = False
 
     def settle(self, state: NavegadorState, seat: int) -> None:
         """Resolve chance nodes and finish a forced expedition (all choices equal)."""
@@ -247,6 +278,10 @@ class Planner:
             return evaluate(copy, seat, self.future)
         self.finish_turn(copy, seat, stop_at_start=True)
         if depth > 1 and not last_turn and copy.stage != OVER and self.pass_others(copy, seat):
+            if self.last_next:
+                # The next turn may be the last: plan it as one (final score, money at
+                # FINAL_MONEY_RATE); the huge turn count keeps the copy from ending.
+                copy.end_seat, copy.end_turns = seat, 10**6
             now = evaluate(copy, seat, self.future)
             nxt = self.best_start(copy, seat, depth - 1)
             later = self.start_value(copy, nxt, seat, depth - 1)
@@ -268,6 +303,7 @@ class Planner:
         seat = state.to_move()
         legal = state.legal_actions()
         self.future = future_share(state)
+        self.last_next = END_AWARE and end_near(state)
         if len(legal) == 1:
             return legal[0]
         if state.stage == START:

@@ -16,9 +16,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
 
 from navegador_bot import (
     END_LEAD_BONUS,
+    FINAL_MONEY_RATE,
     LATE_MONEY_RATE,
     NavegadorBot,
     Planner,
+    end_near,
     evaluate,
     future_share,
     money_value,
@@ -74,34 +76,27 @@ def test_hoarded_money_is_worth_less_per_cruzado() -> None:
 
 
 def test_after_the_end_trigger_the_evaluation_is_the_final_score() -> None:
+    """After the trigger the evaluation is the final score, except that money counts at
+    FINAL_MONEY_RATE instead of 1 VP per full 200 (so that the last turn spends it)."""
     state = late_game(money=1130)
     state.players[0].workers = 6
     state.end_seat, state.end_turns = 1, 22
     state.players[1].money = 5000
-    assert evaluate(state, 0) == pytest.approx(state.players[0].score(), abs=0.01)
+    me = state.players[0]
+    expected = me.score() - 1130 // data.VP_MONEY_UNIT + 1130 * FINAL_MONEY_RATE
+    assert evaluate(state, 0) == pytest.approx(expected, abs=0.01)
     # Leading after the trigger earns a bonus, so the leader is keen to end the game.
     state.players[1].money = 0
-    assert evaluate(state, 0) == pytest.approx(state.players[0].score() + END_LEAD_BONUS, abs=0.01)
+    assert evaluate(state, 0) == pytest.approx(expected + END_LEAD_BONUS, abs=0.01)
 
 
-def test_last_turn_does_not_buy_dear_workers() -> None:
-    """Phase III workers cost 300 (1 VP) while 200 Cruzados already score 1 VP: on the
-    last turn the bot must not turn its money into dear workers (the old evaluation
-    credited each worker with a future it no longer has)."""
-    state = late_game(money=1000)
-    me = state.players[0]
-    me.shipyards, me.ships[data.PORTUGAL], me.workers = 4, 3, 5
-    state.gallery = [0] * len(data.COLUMNS)
-    state.end_seat, state.end_turns = 1, 22
-    before = me.score()
-    taken = play_own_turn(NavegadorBot(seed=1), state)
-    assert not any(isinstance(a, Hire) and a.count > me.churches for a in taken)
-    assert me.score() > before
-
-
-def test_last_turn_launches_the_cheap_shipyard_ships() -> None:
-    """Four shipyards launch four ships at 50 each: +4 VP for 1 VP of money, worth the
-    two ships scrapped to reach the Ships space."""
+def test_last_turn_spends_its_money_on_ships() -> None:
+    """Four shipyards launch four ships at 50 each (+4 VP for 200 Cruzados), and with
+    money at FINAL_MONEY_RATE the bot also buys two at 300 (phase III): it ends with
+    200 Cruzados instead of 800 and the score it started the turn with (+6 ships, -2
+    scrapped to reach the Ships space, -4 VP of money).  The exact last turn launched
+    only the four cheap ships and scored one point more (800 Cruzados = 4 VP): that
+    point is the price of not ending on a hoard."""
     state = late_game(money=1000)
     me = state.players[0]
     me.shipyards, me.ships[data.PORTUGAL], me.workers = 4, 3, 5
@@ -111,9 +106,45 @@ def test_last_turn_launches_the_cheap_shipyard_ships() -> None:
     taken = play_own_turn(NavegadorBot(seed=1), state)
     assert taken[0] == Rondel(space=SHIPS_SPACE)
     assert all(isinstance(a, Scrap) for a in taken[1:3])
-    assert taken[3] == Launch(count=4)
-    # +4 ships -2 scrapped, 1,000 -> 800 Cruzados (5 -> 4 VP).
-    assert me.score() == before + 1
+    assert taken[3] == Launch(count=6)
+    assert me.money == 200
+    assert me.score() == before
+
+
+def test_last_turn_does_not_hire_virtual_workers_at_the_phase_price() -> None:
+    """Above 9 workers a hire is virtual: at 300 (phase III, no church) it buys nothing
+    and sells back for 100, so the last turn must not pay for one."""
+    state = late_game(money=1000)
+    me = state.players[0]
+    me.workers = 9
+    state.gallery = [0] * len(data.COLUMNS)
+    state.end_seat, state.end_turns = 1, 22
+    taken = play_own_turn(NavegadorBot(seed=1), state)
+    assert not any(isinstance(a, Hire) and a.count > 0 for a in taken)
+
+
+def test_end_near() -> None:
+    """The end counts as near with two buildings or fewer on the display, or once a seat
+    has three ships within a Sailing action of Nagasaki behind an explored Macau; the
+    planner then plans its next turn as the last one."""
+    state = late_game()
+    assert not end_near(state)
+    state.display = [0, 0, 0, 1, 1]
+    assert end_near(state)
+    planner = Planner(random.Random(0))
+    planner.choose(state)
+    assert planner.last_next
+    state.end_seat, state.end_turns = 1, 22
+    assert not end_near(state)
+    # Nagasaki: three ships of one seat within a Sailing action, Macau explored.
+    state = late_game()
+    state.players[1].ships[data.MACAU] = 2
+    state.players[1].ships[data.MACAU - 1] = 1
+    assert not end_near(state)
+    state.explored |= 1 << data.MACAU
+    assert end_near(state)
+    state.players[1].ships[data.MACAU - 1] = 0
+    assert not end_near(state)
 
 
 def test_no_cliff_at_the_end_trigger() -> None:
