@@ -123,6 +123,29 @@ def test_last_turn_does_not_hire_virtual_workers_at_the_phase_price() -> None:
     assert not any(isinstance(a, Hire) and a.count > 0 for a in taken)
 
 
+def test_exact_end_keeps_the_point_that_spending_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--exact-end`` (the round-2 setting) plays the same last turn for the exact
+    final score: it launches only the four ships at 50 and keeps 800 Cruzados, one
+    point more than the default's six ships."""
+    import navegador_bot
+
+    for name in ("LATE_MONEY_RATE", "FINAL_MONEY_RATE", "END_AWARE"):
+        monkeypatch.setattr(navegador_bot, name, getattr(navegador_bot, name))
+    navegador_bot.exact_end()
+    assert (navegador_bot.FINAL_MONEY_RATE, navegador_bot.END_AWARE) == (0.0, False)
+    state = late_game(money=1000)
+    me = state.players[0]
+    me.shipyards, me.ships[data.PORTUGAL], me.workers = 4, 3, 5
+    state.gallery = [0] * len(data.COLUMNS)
+    state.end_seat, state.end_turns = 1, 22
+    before = me.score()
+    taken = play_own_turn(NavegadorBot(seed=1), state)
+    assert taken[0] == Rondel(space=SHIPS_SPACE)
+    assert taken[3] == Launch(count=4)
+    assert me.money == 800
+    assert me.score() == before + 1
+
+
 def test_end_near() -> None:
     """The end counts as near with two buildings or fewer on the display, or once a seat
     has three ships within a Sailing action of Nagasaki behind an explored Macau; the
