@@ -35,6 +35,8 @@ from typing import Any
 import click
 from tabulate import tabulate
 
+from referee.affinity import wanted
+
 ROOT = Path(__file__).resolve().parents[1]
 
 FIELD = [
@@ -124,12 +126,14 @@ def main(rounds: int, baseline: str, repeats: int, no_sandbox_line: bool) -> Non
     pairs: dict[str, list[float]] = {}
     started, load = time.strftime("%H:%M:%S"), os.getloadavg()[0]
 
-    def add(label: str, tree: Path, concurrency: int, extra: dict[str, Any]) -> None:
-        got = play(tree, rounds, concurrency, extra)
+    def show(label: str, concurrency: int, got: dict[str, Any], note: str = "") -> None:
         figures[label] = got
         rate = got["matches"] / got["wall"]
         cpu = got["cpu"] / got["matches"] * 1000
-        rows.append([label, concurrency, got["matches"], got["faults"], rate, cpu])
+        rows.append([label + note, concurrency, got["matches"], got["faults"], rate, cpu])
+
+    def add(label: str, tree: Path, concurrency: int, extra: dict[str, Any]) -> None:
+        show(label, concurrency, play(tree, rounds, concurrency, extra))
 
     def add_paired(label: str, extra: dict[str, Any]) -> None:
         """Concurrency 1 and 2 in alternation, ``repeats`` times each, so that both
@@ -140,11 +144,8 @@ def main(rounds: int, baseline: str, repeats: int, no_sandbox_line: bool) -> Non
                 runs[concurrency].append(play(ROOT, rounds, concurrency, extra))
         for concurrency, got in runs.items():
             mid = sorted(got, key=lambda g: g["wall"])[len(got) // 2]
-            name = f"{label}, c{concurrency}" + (f" (median of {repeats})" if repeats > 1 else "")
-            figures[f"{label}, c{concurrency}"] = mid
-            rate = mid["matches"] / mid["wall"]
-            cpu = mid["cpu"] / mid["matches"] * 1000
-            rows.append([name, concurrency, mid["matches"], mid["faults"], rate, cpu])
+            note = f" (median of {repeats})" if repeats > 1 else ""
+            show(f"{label}, c{concurrency}", concurrency, mid, note)
         paired = zip(runs[1], runs[2], strict=True)
         pairs[label] = [one["wall"] / two["wall"] for one, two in paired]
 
@@ -204,6 +205,12 @@ def main(rounds: int, baseline: str, repeats: int, no_sandbox_line: bool) -> Non
     print(
         f"concurrency 2 vs 1, reuse on: {on2 / on1:.2f}x; with affinity {pin2 / pin1:.2f}x "
         "(target >= 1.8 on an idle machine)"
+    )
+    auto1, auto2 = wanted(None, 1), wanted(None, 2)
+    default = (pin2 if auto2 else on2) / (pin1 if auto1 else on1)
+    print(
+        f"  default affinity on this machine (c1 {'bound' if auto1 else 'free'}, "
+        f"c2 {'bound' if auto2 else 'free'}): {default:.2f}x"
     )
     for label, ratios in pairs.items():
         shown = ", ".join(f"{r:.2f}" for r in ratios)
