@@ -13,7 +13,9 @@
 
 :func:`position_value` is the bot's own VP-like estimate minus the opponents' mean:
 current VP, plus doubloons, goods, production capacity, quarries and occupied violet
-buildings weighted by an estimate of the rounds left.
+buildings weighted by an estimate of the rounds left; doubloons saved towards a large
+building within reach count for more (:func:`_savings_value`), and the factory is
+valued by the doubloons it pays (:func:`_factory_worth`).
 
 Usage: ``puerto_rico_bot.py [--seed N]`` (speaks protocol v1 through ``referee.botkit``).
 ``puerto_rico_bot.py --against-random GAMES [--seats N]`` instead plays GAMES in-process
@@ -38,9 +40,11 @@ from referee.games.puerto_rico.data import (
     BUILDINGS,
     BUILDINGS_FOR_GOOD,
     CITY_HALL,
+    CITY_SPACES,
     CONSTRUCTION_HUT,
     CUSTOMS_HOUSE,
     FACTORY,
+    FACTORY_BONUS,
     FORTRESS,
     GUILD_HALL,
     HACIENDA,
@@ -76,7 +80,7 @@ ABILITY_PER_ROUND = {
     OFFICE: 0.15,
     LARGE_MARKET: 0.25,
     LARGE_WAREHOUSE: 0.18,
-    FACTORY: 0.35,
+    FACTORY: 0.35,  # replaced by _factory_worth
     UNIVERSITY: 0.15,
     HARBOR: 0.45,
     WHARF: 0.55,
@@ -168,6 +172,49 @@ def _large_and_match_value(p: Player) -> float:
 
 MONEY_CAP = 0.45
 """Most VP-equivalent credited to one doubloon (early in the match)."""
+LARGE_BUILDINGS = (GUILD_HALL, RESIDENCE, FORTRESS, CUSTOMS_HOUSE, CITY_HALL)
+SAVINGS_SHARE = 0.8
+"""Share of a large building's worth per doubloon (beyond the plain doubloon worth)
+credited to doubloons saved towards it (see :func:`_savings_value`).  Below 1, so that
+building the large building, once affordable, still beats keeping the money."""
+SAVINGS_REACH = 6
+"""Doubloons a player may still lack for the savings credit to count: about what two
+or three rounds of role bonuses, sales and the builder's privilege bring in."""
+SAVINGS_MIN_ROUNDS = 2.0
+"""Estimated rounds left below which no saving is credited (no builder phase may come)."""
+
+
+def _savings_value(state: PuertoRicoState, p: Player, rem: float, money: float) -> float:
+    """Extra worth of doubloons saved towards the best large building ``p`` can still buy.
+
+    Each doubloon up to the large building's cost is worth :data:`SAVINGS_SHARE` of the
+    building's worth per doubloon of cost (printed 4 VP plus the expected bonus) instead
+    of only ``money``, provided the player has two city spaces, at least
+    :data:`SAVINGS_MIN_ROUNDS` are left and it lacks at most :data:`SAVINGS_REACH`
+    doubloons (occupied quarries and the builder's privilege counted).  Without it the
+    bot spent every doubloon on the cheapest useful building and almost never bought a
+    large one (0.12 per player and game in self-play; see ``docs/bots/puerto_rico.md``)."""
+    if rem < SAVINGS_MIN_ROUNDS or p.city > CITY_SPACES - 2:
+        return 0.0
+    worth = 0.0
+    for b in LARGE_BUILDINGS:
+        if p.bld[b] < 0 and state.building_supply[b] > 0:
+            worth = max(worth, BUILDINGS[b].vp + LARGE_EXPECTED * LARGE_BONUS[b](p))
+    if worth <= 0:
+        return 0.0
+    cost = max(1, BUILDINGS[GUILD_HALL].cost - 1 - min(p.occ[QUARRY], BUILDINGS[GUILD_HALL].column))
+    if p.doubloons + SAVINGS_REACH < cost:
+        return 0.0
+    return SAVINGS_SHARE * max(0.0, worth / cost - money) * min(p.doubloons, cost)
+
+
+def _factory_worth(p: Player, money: float) -> float:
+    """VP per remaining round of ``p``'s factory: the doubloons it pays for the kinds of
+    good ``p`` has occupied plantations of, at a craftsman phase about every
+    1/:data:`PRODUCTION_HORIZON` rounds, at today's doubloon worth.  (A flat 0.35 before;
+    valued by what it pays, it is worth more to a player with four or five kinds.)"""
+    kinds = sum(1 for g in range(5) if p.occ[g] > 0)
+    return FACTORY_BONUS[kinds] * money * PRODUCTION_HORIZON
 
 
 def player_value(state: PuertoRicoState, seat: int, rem: float) -> float:
@@ -179,11 +226,14 @@ def player_value(state: PuertoRicoState, seat: int, rem: float) -> float:
     value += _large_and_match_value(p)
     money = min(MONEY_CAP, 0.06 + 0.05 * rem)
     value += money * p.doubloons
+    value += _savings_value(state, p, rem, money)
     value += sum(GOOD_WORTH[g] * p.goods[g] for g in range(5)) * min(1.0, 0.4 + 0.2 * rem)
     value += _production_value(p, rem)
     value += p.occ[QUARRY] * min(1.0, 0.12 * rem) + p.tiles[QUARRY] * 0.1 * min(rem, 3)
     horizon = min(rem, 8.0)
     for b, worth in ABILITY_PER_ROUND.items():
+        if b == FACTORY:
+            worth = _factory_worth(p, money)
         if p.bld[b] > 0:
             value += worth * horizon
         elif p.bld[b] == 0:
@@ -194,8 +244,9 @@ def player_value(state: PuertoRicoState, seat: int, rem: float) -> float:
 
 
 _MEMO: dict[tuple[Any, ...], float] = {}
-"""Cache of :func:`player_value` by board and rounds left: a greedy step or a simulated
-phase changes one or two boards, so most of the values a comparison needs repeat."""
+"""Cache of :func:`player_value` by board, rounds left and large buildings in the supply
+(:func:`_savings_value` reads them): a greedy step or a simulated phase changes one or two
+boards, so most of the values a comparison needs repeat."""
 
 
 def _cached_player_value(state: PuertoRicoState, seat: int, rem: float) -> float:
@@ -210,6 +261,7 @@ def _cached_player_value(state: PuertoRicoState, seat: int, rem: float) -> float
         *p.tiles,
         *p.occ,
         *p.bld,
+        *state.building_supply[GUILD_HALL:],
     )
     value = _MEMO.get(key)
     if value is None:

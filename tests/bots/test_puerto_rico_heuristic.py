@@ -33,6 +33,7 @@ from referee.games.puerto_rico.data import BUILDINGS, GOOD_NAMES
 from referee.games.puerto_rico.state import PuertoRicoState
 
 BUILDING_GOOD = {b.name: b.good for b in BUILDINGS}
+LARGE_NAMES = {b.name for b in BUILDINGS if b.large}
 
 
 def builder_position(tiles: list[int], doubloons: int) -> PuertoRicoState:
@@ -172,3 +173,41 @@ def test_choose_on_a_role_leaves_the_view_unchanged() -> None:
     index = PuertoRicoBot(seed=0).choose(view, legal, [])
     assert 0 <= index < len(legal)
     assert view == before
+
+
+def test_savings_credit_for_a_large_building() -> None:
+    """Doubloons count for more once a large building is within reach (at most
+    ``SAVINGS_REACH`` short), not when it is far off, and not without two city spaces."""
+    state = builder_position([1, 1, 2, 0, 0, 1], 0)
+    seat = state.to_move()
+    player = state.players[seat]
+    rem = 6.0
+    cost = 10 - 1 - 1  # the builder's privilege and one occupied quarry
+    player.doubloons = cost - puerto_rico_bot.SAVINGS_REACH - 1
+    money = min(puerto_rico_bot.MONEY_CAP, 0.06 + 0.05 * rem)
+    assert puerto_rico_bot._savings_value(state, player, rem, money) == 0.0
+    player.doubloons = cost - 2
+    saved = puerto_rico_bot._savings_value(state, player, rem, money)
+    assert saved > 0.0
+    player.city = 11
+    assert puerto_rico_bot._savings_value(state, player, rem, money) == 0.0
+    player.city = 0
+    assert puerto_rico_bot._savings_value(state, player, 1.0, money) == 0.0
+
+
+def test_builds_an_affordable_large_building_rather_than_saving() -> None:
+    """The savings credit stays below the large building's worth: with the cost in hand,
+    building the best large building scores better than passing."""
+    state = builder_position([1, 1, 2, 0, 0, 1], 8)
+    seat = state.to_move()
+    legal = state.legal_actions()
+    large = [a for a in legal if isinstance(a, Build) and a.building in LARGE_NAMES]
+    assert large
+    passed = state.clone()
+    passed.apply_action(legal[-1])
+    best_large = float("-inf")
+    for action in large:
+        child = state.clone()
+        child.apply_action(action)
+        best_large = max(best_large, puerto_rico_bot.position_value(child, seat))
+    assert best_large > puerto_rico_bot.position_value(passed, seat)
