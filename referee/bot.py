@@ -629,29 +629,25 @@ class BotProcess:
             raise BotFault("timeout", detail) from None
         return reply, (time.perf_counter() - start) * 1000.0
 
-    async def _send(self, data: bytes, deadline: float | None = None) -> None:
+    async def _send(self, data: bytes, deadline: float) -> None:
         """Write ``data`` to the bot's stdin; wait for the pipe to drain only if the
-        bot is not reading (until ``deadline``, event loop time; ``None``: no limit).
-        Raises :class:`TimeoutError` at the deadline and :class:`BotFault`
-        (``crash``) if the pipe is closed."""
+        bot is not reading (until ``deadline``, event loop time).  Raises
+        :class:`TimeoutError` at the deadline and :class:`BotFault` (``crash``) if the
+        pipe is closed."""
         stdin = self._pipes.stdin
-        closed = BotFault("crash", "its input is closed (the bot exited)")
         try:
             if stdin.transport.is_closing():
-                raise closed
+                raise ConnectionError
             stdin.write(data)
             if stdin.transport.is_closing():
-                raise closed
+                raise ConnectionError
             if stdin.transport.get_write_buffer_size():
-                if deadline is None:
-                    await stdin.drain()
-                else:
-                    loop = asyncio.get_running_loop()
-                    await asyncio.wait_for(stdin.drain(), max(0.0, deadline - loop.time()))
+                loop = asyncio.get_running_loop()
+                await asyncio.wait_for(stdin.drain(), max(0.0, deadline - loop.time()))
         except TimeoutError:
             raise
         except (ConnectionError, OSError):
-            raise closed from None
+            raise BotFault("crash", "its input is closed (the bot exited)") from None
 
     async def handshake(self, start: Start, startup_ms: int) -> Ready:
         """Send ``start`` and wait for ``ready``; any failure is a ``startup`` fault
