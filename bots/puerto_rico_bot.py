@@ -80,7 +80,7 @@ ABILITY_PER_ROUND = {
     OFFICE: 0.15,
     LARGE_MARKET: 0.25,
     LARGE_WAREHOUSE: 0.18,
-    FACTORY: 0.35,  # replaced by _factory_worth
+    FACTORY: 0.0,  # not read: player_value values the factory by _factory_worth
     UNIVERSITY: 0.15,
     HARBOR: 0.45,
     WHARF: 0.55,
