@@ -175,8 +175,38 @@ PAPER_TURNS = 8.0
 """Least expected turns left when a papermill is planned."""
 PAPER_NEEDS_MINE = True
 """Plan the papermill only while a mine is still to be built (specialisation then pays)."""
-FEEDS = (D.MINT, D.COAL_BURNER, D.PAPERMILL)
+FEEDS = (D.MINT, D.COAL_BURNER, D.PAPERMILL, D.STONE_FACTORY)
 """Secondary buildings next to the home that donkeys feed with input sets."""
+LONG_PLAN = True
+"""In a long game (``PACE``) the sawmill comes before the first mine, and a home
+without rock nearby plans a clay pit and a stone factory (``CLAY``)."""
+LONG_SAWMILL_FIRST = False
+"""In a long game a mountain home builds the sawmill next door before its home mine."""
+LONG_PLAN_FROM = 1
+"""The long plan starts after this turn (the first turn's builds come before anyone has
+bought a brick, so they follow the short plan)."""
+CLAY = True
+"""Clay pit and stone factory next to a home without rock (long games only)."""
+LONG_DROP = True
+"""``DROP_AND_RETURN`` in a long game: with three donkeys and one kept at home, two
+donkeys waiting on a site for a missing board stopped the whole economy."""
+PACE = True
+"""Buy bricks by the expected length of the game: while the other players' bricks
+leave the game long, buy one brick a turn only while the wonder is behind a schedule
+of ``SCHEDULE_TURNS`` turns and invest the rest; when it is going to be short (a field
+of rushers), buy every turn as before."""
+SCHEDULE_TURNS = 30.0
+"""Game length (turns) of the brick schedule while the game is long."""
+LONG_GAME = 25.0
+"""Least expected total game length (turns) that counts as a long game."""
+LAST_BY_SCHEDULE = True
+"""In a long game the last turn is when the wonder is within ``FINAL_TURNS`` turns of
+its mark on the schedule (every player then spends all), not when the goods every
+player holds could fill it (in a long game everyone holds many)."""
+FINAL_TURNS = 2.0
+"""Turns of the schedule's pace left to the mark when a long game's last turn comes."""
+LONG_SLACK = 0.5
+"""Bricks the wonder may lead the ``LONG_GAME`` pace by and still count as long."""
 
 
 class Planner:
@@ -263,7 +293,10 @@ class Planner:
         if D.WOODCUTTER not in own and woods:
             out.append((woods.pop(0), D.WOODCUTTER))
         home_mine: list[tuple[int, int]] = []
-        first = MINE_FIRST or (MINE_FIRST_NO_ROCK and not sites[D.ROCK] and D.QUARRY not in own)
+        long = LONG_PLAN and self._long_plan(state)
+        first = MINE_FIRST or (
+            MINE_FIRST_NO_ROCK and not sites[D.ROCK] and D.QUARRY not in own and not long
+        )
         if first and not (hh not in state.buildings and w.hexes[hh].terrain == D.MOUNTAIN):
             out.extend(mines[:1])
             mines = mines[1:]
@@ -290,7 +323,7 @@ class Planner:
                 spots.append((0 if spare else 1 if terrain == D.ROCK else 2, q))
             if spots:
                 out.append((min(spots)[1], D.SAWMILL))
-        if home_mine and HOME_MINE_EARLY:
+        if home_mine and HOME_MINE_EARLY and not (long and LONG_SAWMILL_FIRST):
             out[1:1] = home_mine  # right after the first woodcutter
             mines = mines[: room - 1]
         elif home_mine:
@@ -298,6 +331,8 @@ class Planner:
         out.extend(mines[:1])
         if D.QUARRY not in own and sites[D.ROCK] and QUARRY_EARLY:
             out.append((sites[D.ROCK][0], D.QUARRY))
+        elif long and CLAY and D.QUARRY not in own and not sites[D.ROCK]:
+            self._plan_clay(state, out, own, sites)
         out.extend(mines[1:2])
         out.extend((q, D.WOODCUTTER) for q in woods)
         out.extend(mines[2:])
@@ -316,6 +351,55 @@ class Planner:
             for site, kind in out
             if all(counts[g] >= n or g in made for g, n in D.BUILDINGS[kind].cost)
         ]
+
+    def _plan_clay(
+        self,
+        state: RBState,
+        out: list[tuple[int, int]],
+        own: list[int],
+        sites: dict[str, list[int]],
+    ) -> None:
+        """Append (in place) a clay pit on a shore hex next to the home and a stone
+        factory next to it (1 clay makes 2 stone), the stone source of a home without
+        rock nearby; nothing when no shore hex is free."""
+        w = state.world
+        home = state.homes[self.seat]
+        hh = w.place_hex[home]
+        taken = {q for q, _kind in out} | set(sites[D.MOUNTAIN])
+        if D.CLAY_PIT not in own:
+            shore = []
+            for q in neighbours(state, home):
+                j = w.place_hex[q]
+                if j == hh or j in state.buildings or q in taken or not w.shore[j]:
+                    continue
+                terrain = w.hexes[j].terrain
+                if terrain == D.DESERT and not state.irrigated:
+                    continue
+                rank = {D.PASTURE: 0, D.ROCK: 1, D.DESERT: 1, D.WOODS: 2}.get(terrain, 3)
+                shore.append((rank, q))
+            if not shore:
+                return
+            q = min(shore)[1]
+            out.append((q, D.CLAY_PIT))
+            taken.add(q)
+        if D.STONE_FACTORY not in own:
+            spots = self._spare_sites(state, taken, sites)
+            if spots:
+                out.append((spots[0], D.STONE_FACTORY))
+
+    def _drop(self, state: RBState) -> bool:
+        """True when a transporter leaves part of a building's cost on its site and
+        goes home for the rest (``DROP_AND_RETURN``; ``LONG_DROP`` in a long game)."""
+        if DROP_AND_RETURN:
+            return True
+        return LONG_DROP and self._long_plan(state)
+
+    def _long_plan(self, state: RBState) -> bool:
+        """True when the game is long (``_long_game``) and at least one wonder phase
+        has shown how the others buy bricks (``LONG_PLAN_FROM``)."""
+        if not PACE or state.seats < 2 or state.turn <= LONG_PLAN_FROM:
+            return False
+        return self._long_game(state)
 
     def _far_sites(self, state: RBState, terrain: str) -> list[int]:
         """Areas of ``terrain`` without a building two off-road steps from the home."""
@@ -430,6 +514,11 @@ class Planner:
             if kind == D.MINT:
                 need[D.GOLD], need[D.FUEL] = 2, 1
                 rank = 0
+            elif kind == D.STONE_FACTORY:
+                if avail[D.CLAY] < 1:
+                    continue
+                need[D.CLAY] = min(2, avail[D.CLAY])
+                rank = 0
             elif kind == D.COAL_BURNER:
                 gold = avail[D.GOLD] + self._gold_coming(state)
                 if avail[D.FUEL] * 2 >= gold or gold < 2:
@@ -465,8 +554,37 @@ class Planner:
         if state.seats == 1:
             return state.options.solo_turns - state.turn
         left = D.END_MARK[state.seats] - len(state.wonder)
-        pace = max(len(state.wonder) / max(state.turn, 1), 1.0 + state.seats)
+        if PACE and self._long_game(state):
+            pace = D.END_MARK[state.seats] / SCHEDULE_TURNS
+        else:
+            pace = max(len(state.wonder) / max(state.turn, 1), 1.0 + state.seats)
         return min(state.neutral_left, left / pace)
+
+    def _wonder_before(self, state: RBState) -> int:
+        """Bricks that stood when this turn's wonder phase began (each turn's wonder
+        phase ends with the neutral brick, so the bricks after the last neutral one
+        were bought this turn)."""
+        wonder = state.wonder
+        for i in range(len(wonder) - 1, -1, -1):
+            if wonder[i] < 0:
+                return i + 1
+        return 0
+
+    def _long_game(self, state: RBState) -> bool:
+        """True when the wonder has filled slowly enough in the turns played so far
+        for the game to last ``LONG_GAME`` turns or more at that pace (every player's
+        bricks and the neutral ones; 69 bricks end a 4-seat game)."""
+        done = max(0, state.turn - 1)
+        if done == 0:
+            return True
+        pace = D.END_MARK[state.seats] / LONG_GAME
+        return self._wonder_before(state) <= done * pace + LONG_SLACK
+
+    def _behind_schedule(self, state: RBState) -> bool:
+        """True while one more brick keeps the wonder (with this turn's neutral brick)
+        within a game of ``SCHEDULE_TURNS`` turns."""
+        due = D.END_MARK[state.seats] * state.turn / SCHEDULE_TURNS
+        return len(state.wonder) + 2 <= due + 0.5
 
     def _last_turn(self, state: RBState, margin: int = 0) -> bool:
         """True when the game may end in this turn's wonder phase (``margin`` bricks of
@@ -475,6 +593,11 @@ class Planner:
             return state.turn >= state.options.solo_turns
         if state.neutral_left <= 1:
             return True
+        if PACE and LAST_BY_SCHEDULE and self._long_game(state):
+            # everyone paces: the game ends when the schedule (or one last spending
+            # turn of every player) fills the wonder
+            left = D.END_MARK[state.seats] - self._wonder_before(state)
+            return left <= D.END_MARK[state.seats] / SCHEDULE_TURNS * FINAL_TURNS + margin
         bricks = len(state.wonder) + 1 + margin
         for seat in range(state.seats):
             goods = 0
@@ -674,7 +797,7 @@ class Planner:
             if site != t.place or not any(cargo.count(g) and n for g, n in cost):
                 continue
             mine_here = state.presence(self.seat).get(site, [])
-            if not DROP_AND_RETURN or all(state.pool(site, mine_here)[g] >= n for g, n in cost):
+            if not self._drop(state) or all(state.pool(site, mine_here)[g] >= n for g, n in cost):
                 waiting = True  # everything is here: build this turn
             else:  # leave the goods on the site and fetch the rest
                 for g, _n in cost:
@@ -715,7 +838,7 @@ class Planner:
                     and q not in neighbours(state, home)
                 ):
                     return step_to[q]  # fetch from a far producer
-        if DROP_AND_RETURN and loads:
+        if loads and self._drop(state):
             sites = {site for site, _kind in self._targets(state)}
             loads = [a for a in loads if a.place not in sites]  # goods left for a build
         if loads:
@@ -791,7 +914,7 @@ class Planner:
         """A neighbouring land area with goods (or a producer) worth fetching from."""
         w = state.world
         best, best_score = None, 0
-        sites = {site for site, _kind in self._targets(state)} if DROP_AND_RETURN else set()
+        sites = {site for site, _kind in self._targets(state)} if self._drop(state) else set()
         for q in neighbours(state, place):
             score = len(state.piles.get(q, ())) if q not in sites else 0
             b = state.buildings.get(w.place_hex[q])
@@ -889,6 +1012,9 @@ class Planner:
         price = state.brick_price()
         if price > MAX_PRICE and not last:
             return None
+        pacing = PACE and not last and state.seats > 1 and self._long_game(state)
+        if pacing and (state.bricks_now or not self._behind_schedule(state)):
+            return None  # a long game: one brick a turn, on the schedule
         spendable = sum(max(0, counts[g] - reserve[g]) for g in range(11) if g not in KEEP)
         return A.BRICK if spendable >= price else None
 
