@@ -17,12 +17,16 @@ for comparison:
   reaching a bot (the bots stamp both with ``CLOCK_MONOTONIC``), the first request of
   each match excluded, for C and Python bots, reused across matches.
 
-Everything is measured twice: with the referee and its children free to run on
-every core, and all bound to one core (as a tournament's ``affinity`` binds each
-match; see :mod:`referee.affinity`).  A request and its reply alternate between two
-processes; when the scheduler puts them on different cores, each wake-up crosses
-cores, which on a virtual machine costs several times a wake-up on the same core,
-so the first column swings with where the scheduler happens to place the processes.
+Everything is measured with the referee and its children free to run on every
+core, and all bound to one core (as a tournament's ``affinity`` binds each match;
+see :mod:`referee.affinity`), each on asyncio's own event loop and on uvloop (the
+referee's loop where installed, :mod:`referee.loop`).  The issue's reference is the
+raw echo on asyncio's loop; the ratios against the echo on the same loop and
+against a blocking echo (no event loop at all) are printed beside it.  A request and
+its reply alternate between two processes; when the scheduler puts them on
+different cores, each wake-up crosses cores, which on a virtual machine costs
+several times a wake-up on the same core, so the "all cores" columns swing with
+where the scheduler happens to place the processes.
 
 Run: ``python -m benchmarks.overhead [--acts N] [--matches M]``.
 """
@@ -39,7 +43,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 import msgspec
@@ -55,6 +61,7 @@ from referee.protocol import PROTOCOL_VERSION, Act, MoveClock, Start, StartClock
 from referee.sandbox import SandboxPolicy, bwrap_problem
 
 ROOT = Path(__file__).resolve().parents[1]
+T = TypeVar("T")
 ECHO_C = r"""
 #include <stdio.h>
 int main(void) {
@@ -287,30 +294,52 @@ def engine_cpu(matches: int) -> float:
     return (time.process_time() - start) / decisions
 
 
+def loops() -> dict[str, Callable[[], asyncio.AbstractEventLoop] | None]:
+    """The event loops to measure: asyncio's own (``None``: the default factory) and,
+    where it is installed, uvloop's (the referee's choice then; see
+    :mod:`referee.loop`)."""
+    found: dict[str, Callable[[], asyncio.AbstractEventLoop] | None] = {"asyncio": None}
+    try:
+        import uvloop
+    except ImportError:
+        return found
+    found["uvloop"] = uvloop.new_event_loop
+    return found
+
+
 def measure(
-    built: tuple[Path, Path, Path], work: Path, acts: int, matches: int
+    built: tuple[Path, Path, Path],
+    work: Path,
+    acts: int,
+    matches: int,
+    factory: Callable[[], asyncio.AbstractEventLoop] | None,
 ) -> dict[str, float]:
     """Every figure once, in seconds (CPU per round trip or decision) or microseconds
     (``gap_*``), with the children started here (so they share this process's
-    cores)."""
+    cores), each asynchronous one on a fresh loop from ``factory``."""
+
+    def run(main: Coroutine[Any, Any, T]) -> T:
+        with asyncio.Runner(loop_factory=factory) as runner:
+            return runner.run(main)
+
     python = shutil.which("python3") or sys.executable
     echo, c_bot, stamp = built
     act = sample_act()
     py_bot = [python, str(ROOT / "bots" / "random_bot.py")]
     got: dict[str, float] = {}
-    got["raw"] = asyncio.run(echo_cpu(echo, encode(act), acts))
+    got["raw"] = run(echo_cpu(echo, encode(act), acts))
     got["blocking"] = blocking_echo_cpu(echo, encode(act), acts)
-    got["path"] = asyncio.run(act_cpu([str(c_bot)], act, acts))
-    got["path_py"] = asyncio.run(act_cpu(py_bot, act, acts))
-    got["fresh"], got["fresh_n"] = asyncio.run(match_cpu([str(c_bot)], matches))
-    got["reused"], got["reused_n"] = asyncio.run(match_cpu([str(c_bot)], matches * 4, reuse=True))
-    got["reused_py"], _ = asyncio.run(match_cpu(py_bot, matches * 4, reuse=True))
+    got["path"] = run(act_cpu([str(c_bot)], act, acts))
+    got["path_py"] = run(act_cpu(py_bot, act, acts))
+    got["fresh"], got["fresh_n"] = run(match_cpu([str(c_bot)], matches))
+    got["reused"], got["reused_n"] = run(match_cpu([str(c_bot)], matches * 4, reuse=True))
+    got["reused_py"], _ = run(match_cpu(py_bot, matches * 4, reuse=True))
     if bwrap_problem() is None:
-        got["boxed"], _ = asyncio.run(match_cpu([str(c_bot)], matches, "bwrap"))
-        got["boxed_reused"], _ = asyncio.run(match_cpu([str(c_bot)], matches * 4, "bwrap", True))
+        got["boxed"], _ = run(match_cpu([str(c_bot)], matches, "bwrap"))
+        got["boxed_reused"], _ = run(match_cpu([str(c_bot)], matches * 4, "bwrap", True))
     for name, argv in (("c", [str(stamp)]), ("py", [python, "-c", STAMP_PY])):
         stamps = Path(tempfile.mkdtemp(dir=work))
-        got[f"gap_{name}"], got[f"gap_{name}_mean"], got[f"gap_{name}_n"] = asyncio.run(
+        got[f"gap_{name}"], got[f"gap_{name}_mean"], got[f"gap_{name}_n"] = run(
             gap_us(argv, matches, stamps)
         )
     got["engine"] = engine_cpu(matches * 4)
@@ -330,25 +359,32 @@ def main(acts: int, matches: int) -> None:
         if built is None:
             print("(no C compiler: cc not found; nothing measured)")
             return
-        free = measure(built, Path(tmp), acts, matches)
-        with pinned(True):
-            one = measure(built, Path(tmp), acts, matches)
+        runs: list[tuple[str, dict[str, float]]] = []
+        for cores in ("all cores", "one core"):
+            with pinned(cores == "one core"):
+                for loop, factory in loops().items():
+                    runs.append(
+                        (f"{cores}, {loop}", measure(built, Path(tmp), acts, matches, factory))
+                    )
+    if len(runs) < 4:
+        print("(uvloop is not installed: asyncio's loop only)")
     us = 1e6
+    # The reference of the issue: the raw echo on asyncio's own loop, same cores.
+    reference = {label: dict(runs)[label.split(",")[0] + ", asyncio"]["raw"] for label, _ in runs}
 
-    def row(label: str, key: str, minus: str = "", ratio: bool = False) -> list[object]:
-        if key not in free:
-            return [label, "-", "-", "-"]
-        a = (free[key] - (free[minus] if minus else 0.0)) * us
-        b = (one[key] - (one[minus] if minus else 0.0)) * us
-        return [label, a, b, f"{one[key] / one['raw']:.2f}" if ratio else ""]
+    def row(label: str, key: str, minus: str = "") -> list[object]:
+        return [label] + [
+            (got[key] - (got[minus] if minus else 0.0)) * us if key in got else "-"
+            for _, got in runs
+        ]
 
     rows = [
-        row("raw echo round trip (C child), asyncio streams", "raw", ratio=True),
-        row("raw echo round trip (C child), blocking os.write/os.read", "blocking", ratio=True),
-        row("request path, BotProcess.act (C bot)", "path", ratio=True),
-        row("request path, BotProcess.act (Python bot)", "path_py", ratio=True),
-        row(f"real match, fresh bots ({int(one['fresh_n'])} decisions)", "fresh"),
-        row(f"real match, reused bots ({int(one['reused_n'])} decisions)", "reused"),
+        row("raw echo round trip (C child), asyncio streams", "raw"),
+        row("raw echo round trip (C child), blocking os.write/os.read", "blocking"),
+        row("request path, BotProcess.act (C bot)", "path"),
+        row("request path, BotProcess.act (Python bot)", "path_py"),
+        row(f"real match, fresh bots ({int(runs[0][1]['fresh_n'])} decisions)", "fresh"),
+        row(f"real match, reused bots ({int(runs[0][1]['reused_n'])} decisions)", "reused"),
         row("real match, reused Python random bots", "reused_py"),
         row("  the engine alone (view, legal, observe, apply)", "engine"),
         row("  harness, fresh bots (match minus engine)", "fresh", "engine"),
@@ -357,14 +393,15 @@ def main(acts: int, matches: int) -> None:
         row("real match under the sandbox, reused bots", "boxed_reused"),
         row("  harness, sandbox, reused bots", "boxed_reused", "engine"),
     ]
-    headers = ["referee CPU, us per move", "all cores", "one core", "x raw echo (one core)"]
+    headers = ["referee CPU, us per move", *(label for label, _ in runs)]
     print(tabulate(rows, headers=headers, floatfmt=".1f"))
-    for label, got in (("all cores", free), ("one core", one)):
+    for label, got in runs:
         print(
-            f"{label}: request path / raw echo {got['path'] / got['raw']:.2f}x (target <= 1.5;"
-            f" against the blocking echo {got['path'] / got['blocking']:.2f}x); harness per "
-            f"decision, reused bots: {(got['reused'] - got['engine']) * us:.0f} us "
-            "(target <= 50)"
+            f"{label}: request path / raw echo on asyncio's loop "
+            f"{got['path'] / reference[label]:.2f}x (target <= 1.5; against the echo on "
+            f"the same loop {got['path'] / got['raw']:.2f}x, against the blocking echo "
+            f"{got['path'] / got['blocking']:.2f}x); harness per decision, reused bots: "
+            f"{(got['reused'] - got['engine']) * us:.0f} us (target <= 50)"
         )
     print(
         tabulate(
@@ -376,7 +413,7 @@ def main(acts: int, matches: int) -> None:
                     int(got[f"gap_{k}_n"]),
                 ]
                 for k, kind in (("c", "C"), ("py", "Python"))
-                for label, got in (("all cores", free), ("one core", one))
+                for label, got in runs
             ],
             headers=["harness gap (wall)", "median us", "mean us", "gaps"],
             floatfmt=".1f",

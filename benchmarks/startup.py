@@ -15,7 +15,6 @@ Run: ``python -m benchmarks.startup [--bots N]``.
 
 from __future__ import annotations
 
-import asyncio
 import resource
 import time
 from typing import Any
@@ -23,6 +22,7 @@ from typing import Any
 import click
 from tabulate import tabulate
 
+from referee import loop as event_loop
 from referee.bot import BotLimits, BotProcess, BotSpec
 from referee.protocol import PROTOCOL_VERSION, Start, StartClock
 from referee.sandbox import SandboxPolicy, bwrap_problem
@@ -102,7 +102,7 @@ def main(bots: int) -> None:
     rows: list[dict[str, Any]] = []
     modes = ["none"] + (["bwrap"] if bwrap_problem() is None else [])
     for mode in modes:
-        figures = asyncio.run(measure(SandboxPolicy(mode), bots))  # type: ignore[arg-type]
+        figures = event_loop.run(measure(SandboxPolicy(mode), bots))  # type: ignore[arg-type]
         rows.append({"sandbox": mode, **{k: round(v, 2) for k, v in figures.items()}})
     if len(rows) == 2:
         extra = rows[1]["spawn to ready ms"] - rows[0]["spawn to ready ms"]
@@ -110,7 +110,7 @@ def main(bots: int) -> None:
     else:
         print(f"(no bwrap line: {bwrap_problem()})")
     for mode in modes:
-        figures = asyncio.run(measure_reuse(SandboxPolicy(mode), bots))  # type: ignore[arg-type]
+        figures = event_loop.run(measure_reuse(SandboxPolicy(mode), bots))  # type: ignore[arg-type]
         rows.append({"sandbox": f"{mode}, reused", **{k: round(v, 2) for k, v in figures.items()}})
     print(tabulate(rows, headers="keys"))
     fixed = rows[0]["referee CPU ms"]

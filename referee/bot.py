@@ -36,9 +36,10 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from referee import reaper
+from referee.child import Child
 from referee.protocol import (
     Act,
     ActionReply,
@@ -230,8 +231,8 @@ class _Lines(asyncio.Protocol):
         self.error: BaseException | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.ReadTransport)
-        self._transport = transport
+        # uvloop's pipe transports do not subclass asyncio.ReadTransport.
+        self._transport = cast(asyncio.ReadTransport, transport)
 
     def data_received(self, data: bytes) -> None:
         self._buffer += data
@@ -389,7 +390,7 @@ class BotProcess:
     def __init__(
         self,
         spec: BotSpec,
-        process: asyncio.subprocess.Process,
+        process: Child,
         pipes: _Pipes,
         workdir: str,
         stderr_path: Path | None,
@@ -457,14 +458,13 @@ class BotProcess:
         parent_out, child_out = os.pipe()
         parent_err, child_err = os.pipe()
         try:
-            process = await asyncio.create_subprocess_exec(
-                *argv,
+            process = Child.start(
+                argv,
                 stdin=child_in,
                 stdout=child_out,
                 stderr=child_err,
                 cwd=workdir,
                 env=scrubbed_environment(workdir, token),
-                start_new_session=True,
                 preexec_fn=limits.preexec() if prefix is None else None,
                 pass_fds=(options_fd,) if options_fd >= 0 else (),
             )

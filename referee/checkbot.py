@@ -10,12 +10,12 @@ problems: on a loaded machine a clean bot can be slow once without being at faul
 
 from __future__ import annotations
 
-import asyncio
 import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee import loop as event_loop
 from referee.bot import BotSpec
 from referee.engine import Game
 from referee.match import Clock, MatchOutcome, SeatOutcome, run_match
@@ -172,7 +172,7 @@ def check_bot(
     report = CheckReport()
     with tempfile.TemporaryDirectory(prefix="referee-check-") as tmp:
         log_root = logs if logs is not None else Path(tmp) / "logs"
-        played = asyncio.run(
+        played = event_loop.run(
             _matches(
                 game,
                 argv,

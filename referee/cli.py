@@ -7,7 +7,6 @@ line on stderr and a non-zero exit status, never a traceback.
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 import os
@@ -24,6 +23,7 @@ import msgspec
 from tabulate import tabulate
 
 from referee import __version__
+from referee import loop as event_loop
 from referee.bot import BotCommandError, BotSpec, resolve_command
 from referee.config import ConfigError, load_config
 from referee.engine import GameError
@@ -70,6 +70,7 @@ EXPECTED_ERRORS = (
     ConfigError,
     RecordError,
     TournamentError,
+    event_loop.LoopError,
     ValueError,
     OSError,
 )
@@ -146,7 +147,15 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="referee")
 def main() -> None:
-    """Referee and tournament runner for board-game bots (protocol v1, JSON Lines)."""
+    """Referee and tournament runner for board-game bots (protocol v1, JSON Lines).
+
+    Matches run on uvloop where it is installed; set ``REFEREE_LOOP=asyncio`` to use
+    asyncio's own event loop instead.
+    """
+    try:
+        event_loop.loop_factory()
+    except event_loop.LoopError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 @main.command()
@@ -237,7 +246,7 @@ def play(
         check_writable_dir(logs, "--logs")
     seed = seed if seed is not None else secrets.randbits(63)
     policy = SandboxPolicy(resolve_mode(sandbox), network)
-    outcome = asyncio.run(
+    outcome = event_loop.run(
         run_match(
             g,
             specs,

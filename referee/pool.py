@@ -33,6 +33,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Hashable
 from typing import Any, TypeVar
 
+from referee import loop as event_loop
 from referee import reaper
 from referee.affinity import CoreDealer
 from referee.bot import BotLimits, BotProcess, BotSpec
@@ -131,7 +132,7 @@ def process_pool() -> tuple[asyncio.Runner, BotPool]:
     that is killed takes its bots with it: they die with their parent)."""
     global _runner, _pool
     if _runner is None or _pool is None:
-        _runner, _pool = asyncio.Runner(), BotPool()
+        _runner, _pool = event_loop.runner(), BotPool()
         if multiprocessing.parent_process() is not None:
             multiprocessing.util.Finalize(None, close_process_pool, exitpriority=10)
     return _runner, _pool
@@ -142,7 +143,7 @@ def run_here(play: Callable[[BotPool | None], Coroutine[Any, Any, T]], reuse: bo
     process's lasting loop with its bot pool (:func:`process_pool`); otherwise in a
     fresh event loop with no pool.  The entry point of tournament and regress jobs."""
     if not reuse:
-        return asyncio.run(play(None))
+        return event_loop.run(play(None))
     runner, pool = process_pool()
     return runner.run(play(pool))
 

@@ -18,7 +18,6 @@ with asyncio; the parent alone writes the database.
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import multiprocessing
 import os
@@ -34,6 +33,7 @@ from typing import Any, Literal
 import msgspec
 
 from referee import __version__
+from referee import loop as event_loop
 from referee.affinity import CoreDealer, pinned, wanted
 from referee.bot import BotCommandError, BotLimits, BotSpec, resolve_command
 from referee.config import TournamentConfig
@@ -273,7 +273,7 @@ def play_job_remote(job: MatchJob) -> RemoteResult:
         local = msgspec.structs.replace(
             job, record=str(Path(tmp) / Path(job.record).name), logs=str(logs), reuse=False
         )
-        row = asyncio.run(play_job(local))
+        row = event_loop.run(play_job(local))
         sent = {p.name: p.read_bytes() for p in sorted(logs.glob("*")) if p.is_file()}
         return RemoteResult(row, Path(local.record).read_bytes(), sent)
 
