@@ -33,7 +33,10 @@ import time
 from collections.abc import Iterable
 from typing import IO, Any
 
-import msgspec
+# First, before any module that imports msgspec (see referee.lean_msgspec).
+from referee.lean_msgspec import msgspec
+
+# isort: split
 
 from referee.engine import Game
 from referee.games import get_game
