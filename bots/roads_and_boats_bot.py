@@ -175,6 +175,15 @@ PAPER_TURNS = 8.0
 """Least expected turns left when a papermill is planned."""
 PAPER_NEEDS_MINE = True
 """Plan the papermill only while a mine is still to be built (specialisation then pays)."""
+LONG_INDUSTRY = True
+"""In a long game plan the mint, coal burner and papermill (as ``INDUSTRY`` and
+``PAPER`` do in every game) and keep the two starting geese for research."""
+LONG_WOODCUTTERS = 2
+"""Woodcutters next to the home in a long game (the other woods may host industry)."""
+KEEP_GEESE = False
+"""In a long game keep the two starting geese for research from the first turn."""
+MINT_TURNS = 4.0
+"""Least expected turns left when gold is still taken to the mint."""
 FEEDS = (D.MINT, D.COAL_BURNER, D.PAPERMILL, D.STONE_FACTORY)
 """Secondary buildings next to the home that donkeys feed with input sets."""
 LONG_PLAN = True
@@ -205,6 +214,8 @@ its mark on the schedule (every player then spends all), not when the goods ever
 player holds could fill it (in a long game everyone holds many)."""
 FINAL_TURNS = 2.0
 """Turns of the schedule's pace left to the mark when a long game's last turn comes."""
+FAIR_SHARE = False
+"""While pacing, buy the scheduled brick only when no player has fewer bricks."""
 LONG_SLACK = 0.5
 """Bricks the wonder may lead the ``LONG_GAME`` pace by and still count as long."""
 
@@ -334,6 +345,8 @@ class Planner:
         elif long and CLAY and D.QUARRY not in own and not sites[D.ROCK]:
             self._plan_clay(state, out, own, sites)
         out.extend(mines[1:2])
+        if long:  # one woodcutter feeds a sawmill (2 boards a turn): woods host industry
+            woods = woods[: max(0, LONG_WOODCUTTERS - own.count(D.WOODCUTTER))]
         out.extend((q, D.WOODCUTTER) for q in woods)
         out.extend(mines[2:])
         if D.QUARRY not in own and sites[D.ROCK] and not QUARRY_EARLY:
@@ -458,11 +471,12 @@ class Planner:
         wanted: list[int] = []
         left = self._turns_left(state)
         boards = D.SAWMILL in own or not INDUSTRY_NEEDS_SAWMILL
-        if INDUSTRY and boards and D.MINE in own and left >= INDUSTRY_TURNS:
+        long = LONG_INDUSTRY and self._long_plan(state)
+        if (INDUSTRY or long) and boards and D.MINE in own and left >= INDUSTRY_TURNS:
             wanted += [k for k in (D.MINT, D.COAL_BURNER) if k not in own]
         far = any(k == D.MINE for _q, k in out) or not PAPER_NEEDS_MINE
         if (
-            PAPER
+            (PAPER or long)
             and far
             and left >= PAPER_TURNS
             and self._research_pending(state)
@@ -476,10 +490,12 @@ class Planner:
         for q, k in out:  # woods beyond the first two woodcutters may host industry
             if k == D.WOODCUTTER:
                 woodcutters += 1
-                if woodcutters > INDUSTRY_WOODCUTTERS:
+                if woodcutters > (LONG_WOODCUTTERS if long else INDUSTRY_WOODCUTTERS):
                     continue
             taken.add(q)
         spots = self._spare_sites(state, taken, sites)
+        if D.MINT in wanted and D.COAL_BURNER in wanted and len(spots) < 2:
+            wanted = [k for k in wanted if k not in (D.MINT, D.COAL_BURNER)]  # no fuel
         at = min(INDUSTRY_AT, len(out))
         for kind in wanted:
             if not spots or kind in kinds:
@@ -510,32 +526,63 @@ class Planner:
                 continue
             if any(t.owner == self.seat and t.place == place for t in state.trans.values()):
                 continue  # someone is already there
-            need = [0] * 11
-            if kind == D.MINT:
-                need[D.GOLD], need[D.FUEL] = 2, 1
-                rank = 0
-            elif kind == D.STONE_FACTORY:
-                if avail[D.CLAY] < 1:
-                    continue
-                need[D.CLAY] = min(2, avail[D.CLAY])
-                rank = 0
-            elif kind == D.COAL_BURNER:
-                gold = avail[D.GOLD] + self._gold_coming(state)
-                if avail[D.FUEL] * 2 >= gold or gold < 2:
-                    continue
-                need[D.BOARD] = 2
-                rank = 1
-            else:
-                if not self._research_pending(state) or avail[D.PAPER]:
-                    continue
-                need[D.BOARD] = 2
-                rank = 2
+            wanted = self._input_need(state, kind, place, avail)
+            if wanted is None:
+                continue
+            rank, need = wanted
             enough = all(
                 avail[g] - (reserve[g] if g == D.BOARD else 0) >= need[g] for g in range(11)
             )
             if enough and (best is None or rank < best[0]):
                 best = (rank, (place, need))
         return best[1] if best is not None else None
+
+    def _input_need(
+        self, state: RBState, kind: int, place: int, avail: list[int]
+    ) -> tuple[int, list[int]] | None:
+        """(rank, goods) still to bring to our secondary building ``kind`` at ``place``
+        for its next input set (``avail``: goods at home), or None when it needs none;
+        lower ranks are fed first."""
+        need = [0] * 11
+        lying = state.pool(place, [])  # in drop mode a set is completed on the site
+        if kind == D.MINT:
+            if self._turns_left(state) < MINT_TURNS:
+                return None  # the coin would not be home in time
+            need[D.GOLD], need[D.FUEL] = 2 - min(2, lying[D.GOLD]), 1 - min(1, lying[D.FUEL])
+            rank = 0
+        elif kind == D.STONE_FACTORY:
+            if avail[D.CLAY] < 1:
+                return None
+            need[D.CLAY] = min(2, avail[D.CLAY])
+            rank = 0
+        elif kind == D.COAL_BURNER:
+            gold = avail[D.GOLD] + self._gold_coming(state)
+            if avail[D.FUEL] * 2 >= gold or gold < 2 or lying[D.FUEL]:
+                return None
+            need[D.BOARD] = max(0, 2 - lying[D.BOARD] - lying[D.TRUNK])
+            rank = 1
+        else:
+            if not self._research_pending(state) or avail[D.PAPER] or lying[D.PAPER]:
+                return None
+            need[D.BOARD] = max(0, 2 - lying[D.BOARD] - lying[D.TRUNK])
+            rank = 2
+        return (rank, need) if any(need) else None
+
+    def _wants_output(self, state: RBState, kind: int) -> bool:
+        """True when our secondary building ``kind`` should process the goods of our
+        transporters there: paper only while research is pending and none is at home,
+        fuel only while gold waits for it (boards passing on their way to a building
+        site are not made into paper)."""
+        if kind == D.PAPERMILL:
+            home = state.homes[self.seat]
+            at_home = state.pool(home, state.presence(self.seat).get(home, []))
+            return self._research_pending(state) and not at_home[D.PAPER]
+        if kind == D.COAL_BURNER:
+            home = state.homes[self.seat]
+            at_home = state.pool(home, state.presence(self.seat).get(home, []))
+            gold = at_home[D.GOLD] + self._gold_coming(state)
+            return at_home[D.FUEL] * 2 < gold
+        return True
 
     def _gold_coming(self, state: RBState) -> int:
         """Gold of ours away from home: on our transporters or loose at our mines."""
@@ -584,6 +631,10 @@ class Planner:
         """True while one more brick keeps the wonder (with this turn's neutral brick)
         within a game of ``SCHEDULE_TURNS`` turns."""
         due = D.END_MARK[state.seats] * state.turn / SCHEDULE_TURNS
+        if FAIR_SHARE:  # no more bricks than the player with the fewest
+            mine = state.wonder.count(self.seat)
+            if any(mine > state.wonder.count(s) for s in range(state.seats)):
+                return False
         return len(state.wonder) + 2 <= due + 0.5
 
     def _last_turn(self, state: RBState, margin: int = 0) -> bool:
@@ -638,7 +689,7 @@ class Planner:
         for action in legal:
             if isinstance(action, A.Produce):
                 kind = state.buildings[action.hex][0]
-                if kind in FEEDS:
+                if kind in FEEDS and self._wants_output(state, kind):
                     return action
         for action in legal:
             if isinstance(action, A.Research) and action.project == self._project(state):
@@ -806,7 +857,15 @@ class Planner:
         b = state.buildings.get(state.world.place_hex[t.place])
         if b is not None and b[2] == self.seat and b[0] in FEEDS and b[1] == t.place:
             inputs = D.BUILDINGS[b[0]].inputs
-            if all(cargo.count(g) >= n for g, n in inputs):
+            if self._drop(state):  # inputs lie loose there until the set is complete
+                home = state.homes[self.seat]
+                wanted = self._input_need(
+                    state, b[0], t.place, state.pool(home, state.presence(self.seat).get(home, []))
+                )
+                for g, _n in inputs:
+                    if g in cargo and wanted is not None and wanted[1][g]:
+                        return A.Unload(D.GOODS[g], t.place)
+            elif all(cargo.count(g) >= n for g, n in inputs):
                 waiting = True  # produce here next production
         if waiting:
             return None  # building here this turn
@@ -983,10 +1042,12 @@ class Planner:
         geese and the paper of a pending research point, fuel for the mint."""
         own = {b[0] for b in state.buildings.values() if b[2] == self.seat}
         planned = {kind for _q, kind in self._targets(state)}
-        if D.PAPERMILL in own | planned and self._research_pending(state):
+        long = LONG_INDUSTRY and PACE and state.seats > 1 and self._long_game(state)
+        keep_geese = long and KEEP_GEESE
+        if (D.PAPERMILL in own | planned or keep_geese) and self._research_pending(state):
             reserve[D.GOOSE] = max(reserve[D.GOOSE], 2)
             reserve[D.PAPER] = max(reserve[D.PAPER], 1)
-        if INDUSTRY and (D.MINT in own or D.MINT in planned):
+        if (INDUSTRY or long) and (D.MINT in own or D.MINT in planned):
             reserve[D.FUEL] = counts[D.FUEL]
 
     def _wonder(self, state: RBState, legal: list[Any]) -> Any | None:
