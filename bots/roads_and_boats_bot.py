@@ -182,6 +182,9 @@ LONG_WOODCUTTERS = 2
 """Woodcutters next to the home in a long game (the other woods may host industry)."""
 KEEP_GEESE = False
 """In a long game keep the two starting geese for research from the first turn."""
+SCORING_WEIGHT = 10
+"""Worth of a loose gold, coin or stock against one of any other good when choosing
+where a donkey fetches goods from (gold lay for 20 turns beside trunk piles)."""
 MINT_TURNS = 4.0
 """Least expected turns left when gold is still taken to the mint."""
 FEEDS = (D.MINT, D.COAL_BURNER, D.PAPERMILL, D.STONE_FACTORY)
@@ -592,7 +595,7 @@ class Planner:
             if t.owner == self.seat and t.place != home:
                 n += sum(1 for g in t.cargo if g & D.GOOD_MASK == D.GOLD)
         for b in state.buildings.values():
-            if b[0] == D.MINE and b[2] == self.seat and b[1] != home:
+            if b[0] in (D.MINE, D.MINT) and b[2] == self.seat and b[1] != home:
                 n += sum(1 for g in state.piles.get(b[1], ()) if g & D.GOOD_MASK == D.GOLD)
         return n
 
@@ -901,6 +904,9 @@ class Planner:
             sites = {site for site, _kind in self._targets(state)}
             loads = [a for a in loads if a.place not in sites]  # goods left for a build
         if loads:
+            keep = self._inputs_at(state, t.place)
+            loads = [a for a in loads if D.G[a.good] not in keep or a.place != t.place]
+        if loads:
             return min(loads, key=lambda a: LOAD_ORDER.index(D.G[a.good]))
         dist = self._distances(state, home)
         here = dist.get(t.place, 99)
@@ -975,7 +981,7 @@ class Planner:
         best, best_score = None, 0
         sites = {site for site, _kind in self._targets(state)} if self._drop(state) else set()
         for q in neighbours(state, place):
-            score = len(state.piles.get(q, ())) if q not in sites else 0
+            score = self._pile_worth(state, q) if q not in sites else 0
             b = state.buildings.get(w.place_hex[q])
             if b is not None and b[1] == q and D.BUILDINGS[b[0]].kind == D.PRIMARY:
                 score += 1
@@ -990,6 +996,26 @@ class Planner:
             if score > best_score:
                 best, best_score = q, score
         return best
+
+    def _pile_worth(self, state: RBState, place: int) -> int:
+        """How much the loose goods at ``place`` are worth fetching: one per good,
+        ``SCORING_WEIGHT`` per gold, coin or stock; the inputs lying at one of our
+        secondary buildings count nothing (they wait there for the rest of a set)."""
+        keep = self._inputs_at(state, place)
+        worth = 0
+        for g in state.piles.get(place, ()):
+            g &= D.GOOD_MASK
+            if g in keep:
+                continue
+            worth += SCORING_WEIGHT if g in KEEP else 1
+        return worth
+
+    def _inputs_at(self, state: RBState, place: int) -> set[int]:
+        """Goods left at ``place`` for our secondary building there (inputs of its set)."""
+        b = state.buildings.get(state.world.place_hex[place])
+        if b is None or b[2] != self.seat or b[0] not in FEEDS or b[1] != place:
+            return set()
+        return {g for g, _n in D.BUILDINGS[b[0]].inputs}
 
     # ------------------------------------------------------------------ building
 
