@@ -478,8 +478,9 @@ class Planner:
         if (INDUSTRY or long) and boards and D.MINE in own and left >= INDUSTRY_TURNS:
             wanted += [k for k in (D.MINT, D.COAL_BURNER) if k not in own]
         far = any(k == D.MINE for _q, k in out) or not PAPER_NEEDS_MINE
+        stone = D.QUARRY in own or D.STONE_FACTORY in own  # the mines need the rest
         if (
-            (PAPER or long)
+            (PAPER or (long and stone))
             and far
             and left >= PAPER_TURNS
             and self._research_pending(state)

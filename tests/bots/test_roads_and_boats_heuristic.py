@@ -19,7 +19,7 @@ from referee.engine import CHANCE, TERMINAL
 from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
-from referee.games.roads_and_boats.state import PRODUCTION, RBState
+from referee.games.roads_and_boats.state import PRODUCTION, WONDER, RBState
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -164,3 +164,85 @@ def test_goods_on_their_way_to_a_far_site_are_not_sent_twice() -> None:
     mines = [b for b in state.buildings.values() if b[2] == 3 and b[0] == D.MINE]
     assert len(mines) == 2
     assert state.goods_points()[3] >= 30
+
+
+def test_self_play_paces_the_wonder_and_the_game_runs_long() -> None:
+    """Seed 7000, 4 seats of the bot: every seat sees the wonder filling slowly, buys
+    one brick a turn only while it lags a 30-turn schedule, and the game runs to turn
+    30 (15 turns when every seat bought bricks every turn)."""
+    seen: list[bool] = []
+
+    def record(s: RBState) -> bool:
+        if s.stage == PRODUCTION and s.step == "act" and s.turn in (5, 15):
+            seen.append(BOT.Planner(s.to_move())._long_game(s))
+        return False
+
+    state = _play(4, 7000, [BOT.Planner(s) for s in range(4)], until=record)
+    assert state.to_move() == TERMINAL
+    assert seen and all(seen)
+    assert state.turn >= 28
+
+
+def test_among_rushers_the_bot_rushes_too() -> None:
+    """Seed 3000, the bot in seat 0 and the frozen v1 (which buys bricks every turn)
+    elsewhere: by turn 3 the wonder has filled too fast for a long game, so the bot
+    buys bricks every turn as well and ends with at least as many as the median v1
+    seat."""
+    seen: list[bool] = []
+
+    def record(s: RBState) -> bool:
+        if s.stage == PRODUCTION and s.step == "act" and s.turn == 3 and not seen:
+            seen.append(BOT.Planner(0)._long_game(s))
+        return False
+
+    state = _play(4, 3000, _mixed(4), until=record)
+    assert state.to_move() == TERMINAL
+    assert seen == [False]
+    bricks = [state.wonder.count(s) for s in range(4)]
+    assert bricks[0] >= sorted(bricks[1:])[1]
+    assert state.turn <= 20
+
+
+def test_wonder_phase_holds_back_when_ahead_of_the_schedule(monkeypatch: Any) -> None:
+    """Seed 7000, 4 seats of the bot: in a long game a seat whose goods would buy a
+    brick buys none while the wonder is on its 30-turn schedule; with ``PACE`` off
+    the same seat in the same position buys one."""
+
+    def ahead_with_goods(s: RBState) -> bool:
+        if s.stage != WONDER or s.step != "act" or s.turn < 6 or s.paying:
+            return False
+        planner = BOT.Planner(s.to_move())
+        home = s.homes[s.to_move()]
+        spare = sum(n for g, n in enumerate(s.pool(home, [])) if g not in BOT.KEEP)
+        return (
+            A.BRICK in s.legal_actions()
+            and planner._long_game(s)
+            and not planner._behind_schedule(s)
+            and spare >= 12
+        )
+
+    state = _play(4, 7000, [BOT.Planner(s) for s in range(4)], until=ahead_with_goods)
+    assert state.to_move() != TERMINAL
+    seat = state.to_move()
+    legal = state.legal_actions()
+    assert legal[BOT.Planner(seat).choose(state, legal)] != A.BRICK
+    monkeypatch.setattr(BOT, "PACE", False)
+    assert legal[BOT.Planner(seat).choose(state, legal)] == A.BRICK
+
+
+def test_coins_are_minted_and_carried_home() -> None:
+    """Seed 7024, 4 seats of the bot: seat 3 builds a mint and a coal burner next to
+    its home; donkeys leave gold and fuel on the mint's site until a set is complete
+    (a donkey holds 2 goods, a set is 3), and the coins end on its transporters."""
+    state = _play(4, 7024, [BOT.Planner(s) for s in range(4)])
+    assert state.to_move() == TERMINAL
+    kinds = {b[0] for b in state.buildings.values() if b[2] == 3}
+    assert {D.MINT, D.COAL_BURNER} <= kinds
+    coins = sum(
+        1
+        for t in state.trans.values()
+        if t.owner == 3
+        for g in t.cargo
+        if g & D.GOOD_MASK == D.COINS
+    )
+    assert coins >= 2
