@@ -182,6 +182,9 @@ LONG_WOODCUTTERS = 2
 """Woodcutters next to the home in a long game (the other woods may host industry)."""
 KEEP_GEESE = False
 """In a long game keep the two starting geese for research from the first turn."""
+FAR_COAL = True
+"""In a long game with one free site next to the home, the mint takes it and the coal
+burner stands two steps out (boards are carried there, fuel fetched back)."""
 SCORING_WEIGHT = 10
 """Worth of a loose gold, coin or stock against one of any other good when choosing
 where a donkey fetches goods from (gold lay for 20 turns beside trunk piles)."""
@@ -498,14 +501,31 @@ class Planner:
                     continue
             taken.add(q)
         spots = self._spare_sites(state, taken, sites)
-        if D.MINT in wanted and D.COAL_BURNER in wanted and len(spots) < 2:
+        far: list[int] = []
+        short = len(spots) < (2 if D.MINT in wanted else 1)
+        if long and FAR_COAL and D.COAL_BURNER in wanted and short:
+            far = self._far_spare_sites(state)  # the coal burner two steps out
+        if D.MINT in wanted and D.COAL_BURNER in wanted and len(spots) + len(far[:1]) < 2:
             wanted = [k for k in wanted if k not in (D.MINT, D.COAL_BURNER)]  # no fuel
         at = min(INDUSTRY_AT, len(out))
         for kind in wanted:
-            if not spots or kind in kinds:
+            if kind in kinds:
                 continue
-            out.insert(at, (spots.pop(0), kind))
+            if kind == D.COAL_BURNER and far:
+                out.insert(at, (far.pop(0), kind))
+            elif spots:
+                out.insert(at, (spots.pop(0), kind))
+            else:
+                continue
             at += 1
+
+    def _far_spare_sites(self, state: RBState) -> list[int]:
+        """Land areas two off-road steps from the home without a building, for a
+        secondary building: pastures first, then rock and woods."""
+        out: list[int] = []
+        for terrain in (D.PASTURE, D.ROCK, D.WOODS):
+            out += self._far_sites(state, terrain)
+        return out
 
     def _research_pending(self, state: RBState) -> bool:
         """True while the seat has not researched yet (the two starting geese buy one
@@ -524,7 +544,9 @@ class Planner:
         best: tuple[int, tuple[int, list[int]]] | None = None
         for b in state.buildings.values():
             kind, place, owner, _used = b
-            if owner != self.seat or kind not in FEEDS or place not in near:
+            if owner != self.seat or kind not in FEEDS:
+                continue
+            if place not in near and not (kind == D.COAL_BURNER and FAR_COAL):
                 continue
             if w.place_hex[place] == w.place_hex[home]:
                 continue
@@ -887,6 +909,9 @@ class Planner:
                 if toward is not None and dist.get(toward, 99) < dist.get(t.place, 99):
                     return step_to[toward]
             break
+        far_feed = self._far_feed_step(state, t, cargo, step_to)
+        if far_feed is not None:
+            return far_feed
         if not cargo and not loads:
             w = state.world
             for q in step_to:
@@ -896,8 +921,8 @@ class Planner:
                     and b[2] == self.seat
                     and b[1] == q
                     and q != home
-                    and D.BUILDINGS[b[0]].kind == D.PRIMARY
-                    and state.piles.get(q)
+                    and (D.BUILDINGS[b[0]].kind == D.PRIMARY or b[0] in FEEDS)
+                    and self._pile_worth(state, q)
                     and q not in neighbours(state, home)
                 ):
                     return step_to[q]  # fetch from a far producer
@@ -914,6 +939,29 @@ class Planner:
         for a in steps:
             if dist.get(a.to, 99) < here:
                 return a
+        return None
+
+    def _far_feed_step(
+        self, state: RBState, t: Any, cargo: list[int], step_to: dict[int, Any]
+    ) -> Any | None:
+        """A step towards one of our secondary buildings two steps from the home (the
+        coal burner of ``FAR_COAL``) that wants goods this transporter carries."""
+        if not cargo:
+            return None
+        home = state.homes[self.seat]
+        near = neighbours(state, home)
+        avail = state.pool(home, state.presence(self.seat).get(home, []))
+        for b in state.buildings.values():
+            kind, place, owner, _used = b
+            if owner != self.seat or kind not in FEEDS or place in near or place == t.place:
+                continue
+            wanted = self._input_need(state, kind, place, avail)
+            if wanted is None or not any(wanted[1][g] for g in cargo):
+                continue
+            toward = self._toward(state, place, step_to)
+            dist = self._distances(state, place)
+            if toward is not None and dist.get(toward, 99) < dist.get(t.place, 99):
+                return step_to[toward]
         return None
 
     def _toward(self, state: RBState, site: int, steps: dict[int, Any]) -> int | None:
@@ -988,10 +1036,10 @@ class Planner:
                 score += 1
             for r in neighbours(state, q):
                 m = state.buildings.get(w.place_hex[r])
-                primary = m is not None and D.BUILDINGS[m[0]].kind == D.PRIMARY
+                ours = m is not None and (D.BUILDINGS[m[0]].kind == D.PRIMARY or m[0] in FEEDS)
                 far = r != place and r not in neighbours(state, place)
-                if primary and m is not None and m[2] == self.seat and m[1] == r and far:
-                    score += len(state.piles.get(r, ()))
+                if ours and m is not None and m[2] == self.seat and m[1] == r and far:
+                    score += self._pile_worth(state, r)
             busy = sum(1 for t in state.trans.values() if t.owner == self.seat and t.place == q)
             score -= 2 * busy
             if score > best_score:
