@@ -30,10 +30,23 @@ Plan (rule-based, no search; measured against the frozen v1 in docs/bots/roads_a
   a site lacks takes them on, and empty donkeys fetch the draws of far producers;
   errands count cargo already on its way (``COUNT_TRANSIT``).
 
-Off by default (measured worse against v1, see the doc): a mint and coal burner fed
-by donkeys (``INDUSTRY``), a papermill and one specialisation research point for 4/0
-mines (``PAPER``), a quarry two steps away (``FAR_QUARRY``), leaving partial costs on a
-site (``DROP_AND_RETURN``), donkey breeding (``BREED``).  Not done: boats, wagons.
+* the length of the game decides the bricks (``PACE``): a 4-seat game ends when the
+  wonder holds 69 bricks or after 33 turns (one neutral brick a turn).  While the
+  wonder has filled slowly enough for a game of 25 turns or more, the bot buys one
+  brick a turn only while the wonder lags a 30-turn schedule, invests the rest, and
+  its last turn comes from the schedule; among rushers (the frozen v1) it rushes too;
+* in such a long game, from turn 2: the sawmill before the first mine, a clay pit and
+  a stone factory where no rock is near (``CLAY``), partial costs left on a site
+  (``LONG_DROP``), and a mint, a coal burner (two steps out when only one site is
+  free, ``FAR_COAL``) and a papermill for one specialisation research point
+  (``LONG_INDUSTRY``), fed by donkeys that leave inputs on the site until a set is
+  complete (a donkey holds 2 goods, a mint set is 2 gold and 1 fuel).
+
+Off in short games (measured worse against v1, see the doc): the mint, coal burner and
+papermill (``INDUSTRY``, ``PAPER``) and partial costs left on a site
+(``DROP_AND_RETURN``).  Off everywhere: a quarry two steps away (``FAR_QUARRY``),
+donkey breeding (``BREED``), a fair share of the scheduled bricks (``FAIR_SHARE``).
+Not done: boats, wagons, new shafts.
 
 Usage: ``roads_and_boats_bot.py`` (speaks protocol v1 through referee.botkit), or
 ``roads_and_boats_bot.py --evaluate GAMES [--seats N]`` to measure it in-process against
@@ -480,11 +493,11 @@ class Planner:
         long = LONG_INDUSTRY and self._long_plan(state)
         if (INDUSTRY or long) and boards and D.MINE in own and left >= INDUSTRY_TURNS:
             wanted += [k for k in (D.MINT, D.COAL_BURNER) if k not in own]
-        far = any(k == D.MINE for _q, k in out) or not PAPER_NEEDS_MINE
+        mine_to_come = any(k == D.MINE for _q, k in out) or not PAPER_NEEDS_MINE
         stone = D.QUARRY in own or D.STONE_FACTORY in own  # the mines need the rest
         if (
             (PAPER or (long and stone))
-            and far
+            and mine_to_come
             and left >= PAPER_TURNS
             and self._research_pending(state)
             and D.PAPERMILL not in own

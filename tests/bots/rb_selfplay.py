@@ -12,18 +12,21 @@ Every seat plays the same bot spec unless ``--opponent`` is given (then the firs
 spec sits in seat ``seed % seats`` only).  Columns: winner points, turns, goods
 points and wonder points of the winner, research projects taken (all seats), boats
 (water transporters standing at the end), secondary buildings beyond the sawmill.
+``--set NAME=VALUE`` (repeatable) sets a module constant of the first bot before
+play, e.g. ``--set PACE=False`` to measure a switched-off feature on the same seeds.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from arena import play
+from arena import load_module, play
 
 from referee.games.roads_and_boats import data as D
 
@@ -53,8 +56,18 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--first-seed", type=int, default=7000)
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
+    module = load_module(args.bot.split()[0])
+    for item in args.set:
+        name, value = item.split("=", 1)
+        if not hasattr(module, name):
+            parser.error(f"{args.bot} has no constant {name}")
+        setattr(module, name, ast.literal_eval(value))
     winners: list[float] = []
+    winner_goods: list[int] = []
+    winner_wonder: list[int] = []
+    seat_goods: list[int] = []
     turns: list[int] = []
     flags = {"research": 0, "boats": 0, "industry": 0, "all three": 0}
     coins_games = 0
@@ -80,6 +93,9 @@ def main() -> None:
         flags["all three"] += all(used)
         goods = state.goods_points()
         wonder = state.wonder_points()
+        winner_goods.append(goods[best])
+        winner_wonder.append(wonder[best])
+        seat_goods.extend(goods)
         coins_games += any(
             g & D.GOOD_MASK in (D.COINS, D.STOCK) for t in state.trans.values() for g in t.cargo
         )
@@ -94,7 +110,10 @@ def main() -> None:
     print(
         f"{n} games at {args.seats} seats: median winner {statistics.median(winners):g} "
         f"(mean {statistics.mean(winners):.1f}, min {min(winners):g}), median turns "
-        f"{statistics.median(turns):g}; games with research {flags['research']}, boats "
+        f"{statistics.median(turns):g}, winner's goods / wonder points (mean) "
+        f"{statistics.mean(winner_goods):.1f} / {statistics.mean(winner_wonder):.1f}, "
+        f"goods points per seat (mean) {statistics.mean(seat_goods):.1f}; "
+        f"games with research {flags['research']}, boats "
         f"{flags['boats']}, industry beyond the sawmill {flags['industry']}, all three "
         f"{flags['all three']}, coins or stock carried at the end {coins_games}; "
         f"time in choose per game {seconds / n:.2f} s (wall)"
