@@ -45,7 +45,8 @@ Plan (rule-based, no search; measured against the frozen v1 in docs/bots/roads_a
 Off in short games (measured worse against v1, see the doc): the mint, coal burner and
 papermill (``INDUSTRY``, ``PAPER``) and partial costs left on a site
 (``DROP_AND_RETURN``).  Off everywhere: a quarry two steps away (``FAR_QUARRY``),
-donkey breeding (``BREED``), a fair share of the scheduled bricks (``FAIR_SHARE``).
+donkey breeding (``BREED``).  While pacing, a seat buys a scheduled brick only
+when no player has fewer bricks (``FAIR_SHARE``).
 Not done: boats, wagons, new shafts.
 
 Usage: ``roads_and_boats_bot.py`` (speaks protocol v1 through referee.botkit), or
@@ -233,7 +234,7 @@ its mark on the schedule (every player then spends all), not when the goods ever
 player holds could fill it (in a long game everyone holds many)."""
 FINAL_TURNS = 2.0
 """Turns of the schedule's pace left to the mark when a long game's last turn comes."""
-FAIR_SHARE = False
+FAIR_SHARE = True
 """While pacing, buy the scheduled brick only when no player has fewer bricks."""
 LONG_SLACK = 0.5
 """Bricks the wonder may lead the ``LONG_GAME`` pace by and still count as long."""

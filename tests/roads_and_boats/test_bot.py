@@ -66,7 +66,11 @@ def test_bot_saws_its_trunks_at_home() -> None:
         home = state.homes[seat]
         b = state.buildings.get(state.world.place_hex[home])
         assert b is not None and b[0] == D.SAWMILL and b[2] == seat
-    assert min(state.scores()) >= 55  # the pre-sawmill bot made 57 against itself
+    # The two seats share the wonder (52 and 61 on this seed): bricks are paced to a
+    # 30-turn game and shared (FAIR_SHARE); unshared, the seat first in the sequence
+    # took every row and left the other 6 points.
+    low, high = sorted(state.scores())
+    assert low >= 50 and low >= 0.8 * high
 
 
 def test_bot_mines_gold_and_carries_it_at_the_end() -> None:
