@@ -39,7 +39,7 @@ from referee.engine import CHANCE
 from referee.games.navegador import GAME, data
 from referee.games.navegador.actions import DONE, USE_CARD, Rondel
 from referee.games.navegador.sailing import distances
-from referee.games.navegador.state import OVER, START, NavegadorState
+from referee.games.navegador.state import MARKET, OVER, START, NavegadorState
 
 MONEY_STEPS = ((300, 1 / 100), (700, 1 / 300), (10**9, 1 / 2500))
 """Worth of Cruzados in hand, in VP per Cruzado, for successive amounts: the first 300
@@ -72,19 +72,23 @@ END_LEAD_BONUS = 4.0
 the game rather than milking the market and virtual workers turn after turn (with the
 others assumed to pass, more turns always look better to everyone)."""
 ENDGAME_CHANGE = 1e-5
-"""VP per Cruzado short of a full 200 once the end is triggered (a tie-break only)."""
+"""VP per Cruzado short of a full 200 once the end is triggered (a tie-break only, of
+the exact last turn and of the lead)."""
 LATE_MONEY_RATE = 1 / 800
 """VP per Cruzado that the fading future values turn into as the game nears its end
 (before the trigger).  Money still held then mostly stays unspent to the end, so it
 counts for a quarter of its final rate (1 per 200): the bot turns it into workers and
 ships even at 300 each (phase III), churches and the last colonies while it still can,
 instead of ending on a hoard (issue 16).  Measured in docs/bots/navegador.md."""
-FINAL_MONEY_RATE = 1 / 800
-"""VP per Cruzado on the last turn (after the end trigger) instead of 1 VP per full
-200; 0 means the exact final rate.  At 1/800 the last turn also buys workers and ships
-at 300, and a last Market counts for a quarter of its points, so it is taken only when
-no purchase is worth more: the bot gives up a point now and then (see
-docs/bots/navegador.md) so as not to end on a hoard."""
+FINAL_MONEY_RATE = -1e-6
+"""VP per Cruzado on the last turn (after the end trigger, and on a next turn planned as
+the last, see ``END_AWARE``) instead of 1 VP per full 200; 0 means the exact final
+rate.  The default, a hair below nothing, treats cash that can no longer be spent as
+worth nothing, ties going to the action that ends on less: the last turn buys whatever
+scores (workers and ships at 300 too), and a seat with nothing left to buy does not
+take a last Market only to add cash, unless that Market gives it the lead (the lead
+bonus is judged on the real score).  This gives up about 3 VP when such a Market is
+skipped; the cost is measured in docs/bots/navegador.md (issue 16)."""
 END_AWARE = True
 """Plan the next turn as the last one when the end may come first (:func:`end_near`):
 money taken in now then counts at ``FINAL_MONEY_RATE`` unless that last turn can spend
@@ -113,23 +117,33 @@ def money_value(money: int, ending: bool) -> float:
     return value
 
 
-def evaluate(state: NavegadorState, seat: int, future: float | None = None) -> float:
+def evaluate(
+    state: NavegadorState, seat: int, future: float | None = None, exact: bool = False
+) -> float:
     """Heuristic worth of ``state`` for ``seat`` in VP (higher is better).
 
     ``future`` is the share of the game still to come (:func:`future_share` of the
     position the planner started from; computed from ``state`` when omitted).  It is
     fixed during one decision, so buying a building does not look like shortening
-    the game."""
+    the game.  ``exact`` counts money at its final rate after the end trigger whatever
+    ``FINAL_MONEY_RATE`` says (the steps of a last Market, see :meth:`Planner.greedy_step`)."""
     player = state.players[seat]
     if state.end_seat >= 0:
         # Every seat has at most one turn left: only the final score counts (money in
         # whole 200s; the remainder breaks ties in favour of keeping Cruzados).
-        value = float(player.score())
-        if FINAL_MONEY_RATE:
-            value += player.money * FINAL_MONEY_RATE - player.money // data.VP_MONEY_UNIT
-        value += (player.money % data.VP_MONEY_UNIT) * ENDGAME_CHANGE
+        # Every seat has at most one turn left: the final score counts, with the money
+        # at FINAL_MONEY_RATE (exact: whole 200s, the remainder a tie-break in favour of
+        # keeping Cruzados).  The lead is judged on the real final score, money included,
+        # so a last Market is still worth taking when it wins the game.
+        score = player.score()
+        if FINAL_MONEY_RATE and not exact:
+            change = 0.0
+            value = score - player.money // data.VP_MONEY_UNIT + player.money * FINAL_MONEY_RATE
+        else:
+            change = (player.money % data.VP_MONEY_UNIT) * ENDGAME_CHANGE
+            value = score + change
         best_other = max(p.score() for s, p in enumerate(state.players) if s != seat)
-        if value > best_other:
+        if score + change > best_other:
             value += END_LEAD_BONUS
         return value
     base = float(player.score() - player.money // data.VP_MONEY_UNIT)
@@ -211,22 +225,27 @@ class Planner:
             else:
                 return
 
-    def step_value(self, state: NavegadorState, action: Any, seat: int) -> float:
+    def step_value(self, state: NavegadorState, action: Any, seat: int, exact: bool) -> float:
         """Value after ``action`` (and any forced follow-up)."""
         copy = state.clone()
         copy.apply_action(action)
         self.settle(copy, seat)
-        return evaluate(copy, seat, self.future)
+        return evaluate(copy, seat, self.future, exact)
 
     def greedy_step(self, state: NavegadorState, seat: int) -> Any:
-        """Best single atomic step inside an action; DONE unless something improves."""
+        """Best single atomic step inside an action; DONE unless something improves.
+
+        On a last Market (after the end trigger) the sales and processing are chosen
+        with money at its exact rate: once the rondel choice has judged that Market worth
+        taking (it gives the seat the lead), every sale that scores is made."""
         legal = state.legal_actions()
-        base = evaluate(state, seat, self.future)
+        exact = state.stage == MARKET and state.end_seat >= 0
+        base = evaluate(state, seat, self.future, exact)
         best, best_value = (DONE if DONE in legal else legal[0]), base + EPSILON
         for action in legal:
             if action is DONE:
                 continue
-            value = self.step_value(state, action, seat)
+            value = self.step_value(state, action, seat, exact)
             if value > best_value:
                 best, best_value = action, value
         return best

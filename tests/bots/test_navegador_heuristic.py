@@ -91,15 +91,15 @@ def test_after_the_end_trigger_the_evaluation_is_the_final_score() -> None:
 
 
 def test_last_turn_spends_its_money_on_ships() -> None:
-    """Four shipyards launch four ships at 50 each (+4 VP for 200 Cruzados), and with
-    money at FINAL_MONEY_RATE the bot also buys two at 300 (phase III): it ends with
-    200 Cruzados instead of 800 and the score it started the turn with (+6 ships, -2
-    scrapped to reach the Ships space, -4 VP of money).  The exact last turn launched
-    only the four cheap ships and scored one point more (800 Cruzados = 4 VP): that
-    point is the price of not ending on a hoard."""
+    """With Lisboa full (9 workers), four shipyards launch four ships at 50 each and,
+    with cash on the last turn worth nothing (FINAL_MONEY_RATE), two more at 300 (phase
+    III): the bot ends with 200 Cruzados instead of 800 and the score it started the
+    turn with (+6 ships, -2 scrapped to reach the Ships space, -4 VP of money).  The
+    exact last turn launches only the four cheap ships and scores one point more (800
+    Cruzados = 4 VP): that point is the price of not ending on a hoard."""
     state = late_game(money=1000)
     me = state.players[0]
-    me.shipyards, me.ships[data.PORTUGAL], me.workers = 4, 3, 5
+    me.shipyards, me.ships[data.PORTUGAL], me.workers = 4, 3, 9
     state.gallery = [0] * len(data.COLUMNS)
     state.end_seat, state.end_turns = 1, 22
     before = me.score()
@@ -109,6 +109,56 @@ def test_last_turn_spends_its_money_on_ships() -> None:
     assert taken[3] == Launch(count=6)
     assert me.money == 200
     assert me.score() == before
+
+
+def test_last_turn_buys_what_scores_with_the_least_cash_left() -> None:
+    """Four workers (one at the church price, three at 300) or six ships (two of them
+    scrapped to reach the Ships space) both add 4 VP on the last turn; the bot takes the
+    one that leaves less cash: the workers, 50 Cruzados left instead of 200."""
+    state = late_game(money=1000)
+    me = state.players[0]
+    me.shipyards, me.ships[data.PORTUGAL], me.workers = 4, 3, 5
+    state.gallery = [0] * len(data.COLUMNS)
+    state.end_seat, state.end_turns = 1, 22
+    taken = play_own_turn(NavegadorBot(seed=1), state)
+    assert taken == [Rondel(space=data.RONDEL.index("workers")), Hire(count=4)]
+    assert me.money == 50
+
+
+def last_market(rival_money: int) -> NavegadorState:
+    """The last turn of a seat with nothing left to buy (9 workers, 7 ships, an empty
+    display and gallery, no money) and colonies that a Market would sell: 32 VP, against
+    a rival with 15 VP plus ``rival_money`` Cruzados."""
+    state = late_game(money=0)
+    me = state.players[0]
+    me.workers, me.ships[data.PORTUGAL], me.colonies = 9, 7, [2, 2, 0]
+    state.gallery = [0] * len(data.COLUMNS)
+    state.display = [0] * len(data.BUILDINGS)
+    state.end_seat, state.end_turns = 1, 22
+    state.players[1].money = rival_money
+    state._legal = None
+    assert me.score() == 32
+    return state
+
+
+def test_last_turn_skips_a_market_that_only_adds_cash() -> None:
+    """Behind by more than the Market would bring (a rival at 34 VP), the last turn does
+    not take a Market only to end on more Cruzados (issue 16)."""
+    state = last_market(rival_money=3800)
+    taken = play_own_turn(NavegadorBot(seed=1), state)
+    assert not any(type(a) is Rondel and data.RONDEL[a.space] == "market" for a in taken)
+    assert state.players[0].money == 0
+
+
+def test_last_turn_takes_the_market_that_wins() -> None:
+    """Level with the rival (32 VP each), the last Market's sales (250 Cruzados, +1 VP)
+    give the seat the lead, so it takes it and sells everything that scores."""
+    state = last_market(rival_money=3400)
+    assert state.players[1].score() == 32
+    taken = play_own_turn(NavegadorBot(seed=1), state)
+    first = taken[0]
+    assert isinstance(first, Rondel) and data.RONDEL[first.space] == "market"
+    assert state.players[0].score() == 33
 
 
 def test_last_turn_does_not_hire_virtual_workers_at_the_phase_price() -> None:
