@@ -35,6 +35,7 @@ from typing import Any
 import click
 from tabulate import tabulate
 
+from referee import loop as event_loop
 from referee.affinity import wanted
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,11 +72,20 @@ print(json.dumps({"matches": len(rows), "wall": wall, "faults": bad,
 """
 
 
-def play(tree: Path, rounds: int, concurrency: int, extra: dict[str, Any]) -> dict[str, Any]:
-    """Run one tournament with the referee in ``tree``; returns matches, wall seconds,
+def play(
+    tree: Path,
+    rounds: int,
+    concurrency: int,
+    extra: dict[str, Any],
+    loop: str | None = None,
+) -> dict[str, Any]:
+    """Run one tournament with the referee in ``tree`` (on event loop ``loop``:
+    ``REFEREE_LOOP``'s value, default this process's); returns matches, wall seconds,
     faults, the package path used and ``cpu`` (seconds of the subprocess tree)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     env = {**os.environ, "PYTHONPATH": str(tree)}
+    if loop is not None:
+        env["REFEREE_LOOP"] = loop
     args = {"rounds": rounds, "concurrency": concurrency, "extra": extra, "field": FIELD}
     done = subprocess.run(
         [sys.executable, "-c", PLAY, json.dumps(args)],
@@ -132,8 +142,10 @@ def main(rounds: int, baseline: str, repeats: int, no_sandbox_line: bool) -> Non
         cpu = got["cpu"] / got["matches"] * 1000
         rows.append([label + note, concurrency, got["matches"], got["faults"], rate, cpu])
 
-    def add(label: str, tree: Path, concurrency: int, extra: dict[str, Any]) -> None:
-        show(label, concurrency, play(tree, rounds, concurrency, extra))
+    def add(
+        label: str, tree: Path, concurrency: int, extra: dict[str, Any], loop: str | None = None
+    ) -> None:
+        show(label, concurrency, play(tree, rounds, concurrency, extra, loop))
 
     def add_paired(label: str, extra: dict[str, Any]) -> None:
         """Concurrency 1 and 2 in alternation, ``repeats`` times each, so that both
@@ -166,6 +178,14 @@ def main(rounds: int, baseline: str, repeats: int, no_sandbox_line: bool) -> Non
         for affinity in (False, True):
             label = "now, reuse on" + (", affinity" if affinity else "")
             add_paired(label, {"sandbox": "none", "reuse": True, "affinity": affinity})
+        if event_loop.name() == "uvloop":
+            add(
+                "now, reuse on, asyncio's loop (REFEREE_LOOP=asyncio)",
+                ROOT,
+                1,
+                {"sandbox": "none", "reuse": True, "affinity": False},
+                "asyncio",
+            )
         if not no_sandbox_line:
             add(
                 "now, reuse on, sandbox bwrap (wall only)",
@@ -215,6 +235,7 @@ def main(rounds: int, baseline: str, repeats: int, no_sandbox_line: bool) -> Non
     for label, ratios in pairs.items():
         shown = ", ".join(f"{r:.2f}" for r in ratios)
         print(f"  {label}: c2/c1 of each alternating pair {shown}")
+    print(f"event loop of the 'now' lines: {event_loop.name()} (referee.loop)")
     print(
         f"(started {started}, load average then {load:.1f}; "
         f"ended {time.strftime('%H:%M:%S')}, load average {os.getloadavg()[0]:.1f})"
