@@ -14,15 +14,16 @@ churches (ships and workers at 50), workers, ships near unexplored waters or bes
 colony tiles still on offer.  As the game nears its end these future values fade out
 and money counts for a quarter of its final rate (``LATE_MONEY_RATE``), so that the bot
 turns it into points while it can; once the end is triggered it is the final score with
-money at the same low rate (``FINAL_MONEY_RATE``), so the last turn spends it too.  When
-the end may come before the bot plays again (:func:`end_near`) the look-ahead plans the
-next turn as the last one.
+cash worth nothing (``FINAL_MONEY_RATE``), so the last turn spends it on whatever scores
+and takes a last Market only when that gives it the lead.  When the end may come before
+the bot plays again (:func:`end_near`) the look-ahead plans the next turn as the last
+one.
 
 Usage: navegador_bot.py [--seed N] [--exact-end]
 
-``--exact-end`` plays the round-2 setting (:func:`exact_end`): stronger (61% first
-places against the frozen v1 where the default has 53%), but it ends on about 700
-Cruzados instead of about 300.
+``--exact-end`` plays the round-2 setting (:func:`exact_end`): the last turn for the
+exact final score, about a point more per game, but it ends on about 700 Cruzados per
+player instead of about 160 (docs/bots/navegador.md).
 """
 
 from __future__ import annotations
@@ -68,12 +69,13 @@ when only the last one is left)."""
 MACAU_SHARE = 0.5
 """Largest share of the future values once Macau, the door to Nagasaki, is explored."""
 END_LEAD_BONUS = 4.0
-"""Bonus for a position after the end trigger in which the seat leads: the leader ends
+"""Bonus for a position after the end trigger in which the seat leads (its real final
+score, money at 1 VP per full 200, beats every other seat's current score): the leader ends
 the game rather than milking the market and virtual workers turn after turn (with the
 others assumed to pass, more turns always look better to everyone)."""
 ENDGAME_CHANGE = 1e-5
-"""VP per Cruzado short of a full 200 once the end is triggered (a tie-break only, of
-the exact last turn and of the lead)."""
+"""VP per Cruzado short of a full 200 once the end is triggered: a tie-break in favour
+of keeping Cruzados, used only by the exact last turn (``FINAL_MONEY_RATE`` 0)."""
 LATE_MONEY_RATE = 1 / 800
 """VP per Cruzado that the fading future values turn into as the game nears its end
 (before the trigger).  Money still held then mostly stays unspent to the end, so it
