@@ -43,7 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -51,6 +51,7 @@ import click
 import msgspec
 from tabulate import tabulate
 
+from referee import loop as event_loop
 from referee.affinity import pinned
 from referee.bot import BotProcess, BotSpec
 from referee.engine import CHANCE
@@ -294,25 +295,12 @@ def engine_cpu(matches: int) -> float:
     return (time.process_time() - start) / decisions
 
 
-def loops() -> dict[str, Callable[[], asyncio.AbstractEventLoop] | None]:
-    """The event loops to measure: asyncio's own (``None``: the default factory) and,
-    where it is installed, uvloop's (the referee's choice then; see
-    :mod:`referee.loop`)."""
-    found: dict[str, Callable[[], asyncio.AbstractEventLoop] | None] = {"asyncio": None}
-    try:
-        import uvloop
-    except ImportError:
-        return found
-    found["uvloop"] = uvloop.new_event_loop
-    return found
-
-
 def measure(
     built: tuple[Path, Path, Path],
     work: Path,
     acts: int,
     matches: int,
-    factory: Callable[[], asyncio.AbstractEventLoop] | None,
+    factory: event_loop.Factory,
 ) -> dict[str, float]:
     """Every figure once, in seconds (CPU per round trip or decision) or microseconds
     (``gap_*``), with the children started here (so they share this process's
@@ -362,7 +350,7 @@ def main(acts: int, matches: int) -> None:
         runs: list[tuple[str, dict[str, float]]] = []
         for cores in ("all cores", "one core"):
             with pinned(cores == "one core"):
-                for loop, factory in loops().items():
+                for loop, factory in event_loop.installed().items():
                     runs.append(
                         (f"{cores}, {loop}", measure(built, Path(tmp), acts, matches, factory))
                     )

@@ -29,21 +29,34 @@ class LoopError(RuntimeError):
     """``REFEREE_LOOP`` names an unknown loop, or uvloop, which is not installed."""
 
 
-def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
-    """The factory of new event loops for :class:`asyncio.Runner`: uvloop's, or
-    ``None`` for asyncio's default loop.  Raises :class:`LoopError` (see above)."""
-    wanted = os.environ.get("REFEREE_LOOP", "auto").strip().lower() or "auto"
-    if wanted not in CHOICES:
-        raise LoopError(f"REFEREE_LOOP must be one of {', '.join(CHOICES)}, not {wanted!r}")
-    if wanted == "asyncio":
-        return None
+Factory = Callable[[], asyncio.AbstractEventLoop] | None
+"""Makes a new event loop for :class:`asyncio.Runner`; ``None``: asyncio's default."""
+
+
+def installed() -> dict[str, Factory]:
+    """The event loops this Python can run, by name: ``"asyncio"`` always (factory
+    ``None``), ``"uvloop"`` where it is importable (benchmarks measure each)."""
+    found: dict[str, Factory] = {"asyncio": None}
     try:
         import uvloop
     except ImportError:
-        if wanted == "uvloop":
-            raise LoopError("REFEREE_LOOP=uvloop, but uvloop is not installed") from None
-        return None
-    return uvloop.new_event_loop
+        return found
+    found["uvloop"] = uvloop.new_event_loop
+    return found
+
+
+def loop_factory() -> Factory:
+    """The factory of the loop ``REFEREE_LOOP`` chooses: uvloop's, or ``None`` for
+    asyncio's default loop.  Raises :class:`LoopError` (see above)."""
+    wanted = os.environ.get("REFEREE_LOOP", "auto").strip().lower() or "auto"
+    if wanted not in CHOICES:
+        raise LoopError(f"REFEREE_LOOP must be one of {', '.join(CHOICES)}, not {wanted!r}")
+    found = installed()
+    if wanted == "auto":
+        return found.get("uvloop")
+    if wanted not in found:
+        raise LoopError(f"REFEREE_LOOP={wanted}, but {wanted} is not installed")
+    return found[wanted]
 
 
 def name() -> str:
