@@ -751,7 +751,9 @@ class BotProcess:
         nothing it left running (a pondering thread, a child) takes CPU from the
         matches being played meanwhile.  Each pass stops the processes found, waits
         until they are stopped (a stopped process can start no other), and reads the
-        tree again, until no new process appears."""
+        tree again, until no new process appears.  :attr:`frozen` is set before the
+        first signal, so :meth:`thaw` also undoes a freeze cancelled half-way."""
+        self.frozen = True
         stopped: set[int] = set()
         for _ in range(20):
             fresh = [pid for pid in self.tree() if pid not in stopped]
@@ -764,7 +766,6 @@ class BotProcess:
             deadline = time.monotonic() + 0.1
             while not all(_stopped(pid) for pid in fresh) and time.monotonic() < deadline:
                 await asyncio.sleep(0.0005)
-        self.frozen = True
 
     def thaw(self) -> None:
         """Continue (SIGCONT) every process of a frozen bot (no-op if not frozen)."""

@@ -276,3 +276,75 @@ def test_idle_bots_are_stopped_with_everything_they_started(tmp_path: Path, mode
     assert after == before  # not a tick of CPU while frozen
     assert verdicts == ["ok", "ok"]
     assert states(tree) in ([], ["Z"] * len(states(tree)))  # all gone after the pool closed
+
+
+def hidden(tmp: Path) -> SandboxPolicy:
+    """No sandbox, the test's folder hidden (so the pool may keep the processes)."""
+    return SandboxPolicy("none", False, (str(tmp.resolve()),))
+
+
+async def play(tmp: Path, pool: BotPool, lineup: list[BotSpec], seed: int) -> MatchOutcome:
+    """One toy match with ``pool``, tag ``t<seed>``, record ``m<seed>.jsonl`` in ``tmp``."""
+    return await run_match(
+        GAME,
+        lineup,
+        seed=seed,
+        clock=CLOCK,
+        record_path=tmp / f"m{seed}.jsonl",
+        fsync=False,
+        sandbox=hidden(tmp),
+        pool=pool,
+        reuse_tag=f"t{seed}",
+    )
+
+
+def test_a_bot_taken_again_at_once_is_never_stopped(tmp_path: Path) -> None:
+    """Within ``freeze_after_s`` of its match's end a pooled process keeps running (no
+    SIGSTOP/SIGCONT round for a bot that plays the very next match); once the delay
+    has passed it is stopped with everything it started."""
+    pool = BotPool(freeze_after_s=0.3)
+
+    async def scenario() -> tuple[list[str], list[str], list[int]]:
+        await play(tmp_path, pool, [bot("a", "ponder"), bot("b")], 0)
+        (ponderer,) = [p for p in pool.idle() if p.spec.name == "a"]
+        tree = ponderer.tree()
+        early = states(tree)
+        await asyncio.sleep(0.6)
+        late = states(tree)
+        await pool.close()
+        return early, late, tree
+
+    early, late, tree = asyncio.run(scenario())
+    assert len(tree) >= 2
+    assert "T" not in early  # not stopped yet
+    assert set(late) == {"T"}  # stopped after the delay
+
+
+def test_a_freeze_cut_short_by_the_next_match_is_undone(tmp_path: Path) -> None:
+    """A process handed out while it is being stopped (the delay ran out, the stop is
+    under way) is continued whole: no process of its tree stays stopped, and it plays
+    its match normally."""
+    pool = BotPool(freeze_after_s=0.0)
+
+    async def scenario() -> tuple[list[str], list[str], list[str]]:
+        lineup = [bot("a", "ponder"), bot("b")]
+        await play(tmp_path, pool, lineup, 0)
+        (ponderer,) = [p for p in pool.idle() if p.spec.name == "a"]
+        tree = ponderer.tree()
+        for _ in range(3):  # the timer fires and the freeze sends its first SIGSTOPs
+            await asyncio.sleep(0)
+        during = states(tree)
+        out = await play(tmp_path, pool, lineup, 1)
+        after = states(tree)
+        await pool.close()
+        return during, after, list(out.verdicts)
+
+    during, after, verdicts = asyncio.run(scenario())
+    assert "T" in during  # the stop had begun
+    assert "T" not in after
+    assert verdicts == ["ok", "ok"]
+
+
+def test_a_negative_freeze_delay_is_refused() -> None:
+    with pytest.raises(ValueError, match="freeze_after_s"):
+        BotPool(freeze_after_s=-1)
