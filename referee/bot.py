@@ -221,8 +221,10 @@ class _Lines(asyncio.Protocol):
     the whole cost of waiting for a reply.
     """
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
         self._limit = limit
+        # Kept: on Python 3.11 every asyncio.get_running_loop() is a getpid() system call.
+        self._loop = loop
         self._buffer = bytearray()
         self._waiter: asyncio.Future[None] | None = None
         self._transport: asyncio.ReadTransport | None = None
@@ -281,7 +283,7 @@ class _Lines(asyncio.Protocol):
                 if self.error is not None:
                     raise self.error
                 raise asyncio.IncompleteReadError(bytes(self._buffer), None)
-            loop = asyncio.get_running_loop()
+            loop = self._loop
             waiter = self._waiter = loop.create_future()
             timer = loop.call_at(deadline, _expire, waiter)
             try:
@@ -317,7 +319,7 @@ class _Pipes:
         stdout line cap in bytes, newline included."""
         loop = asyncio.get_running_loop()
         transports: list[asyncio.BaseTransport] = []
-        lines = _Lines(limit)
+        lines = _Lines(limit, loop)
         transport, _ = await loop.connect_read_pipe(
             lambda: lines, os.fdopen(stdout_fd, "rb", buffering=0)
         )
@@ -400,6 +402,7 @@ class BotProcess:
     ) -> None:
         self.spec = spec
         self._pipes = pipes
+        self._loop = asyncio.get_running_loop()  # the loop that serves its pipes
         self.token = token
         self.process = process
         self.pid = process.pid
@@ -617,7 +620,7 @@ class BotProcess:
         act_id = message.id if isinstance(message, Act) else None
         data = encode(message)
         start = time.perf_counter()
-        deadline = asyncio.get_running_loop().time() + timeout_s
+        deadline = self._loop.time() + timeout_s
         try:
             await self._send(data, deadline)
             while (reply := self._answer(await self._readline(deadline), act_id)) is None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+import referee.bot
 from referee.bot import BotLimits, BotSpec
 from referee.config import BotEntry, TournamentConfig
 from referee.match import Clock, MatchOutcome, run_match
@@ -320,27 +321,36 @@ def test_a_bot_taken_again_at_once_is_never_stopped(tmp_path: Path) -> None:
     assert set(late) == {"T"}  # stopped after the delay
 
 
-def test_a_freeze_cut_short_by_the_next_match_is_undone(tmp_path: Path) -> None:
+def test_a_freeze_cut_short_by_the_next_match_is_undone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A process handed out while it is being stopped (the delay ran out, the stop is
     under way) is continued whole: no process of its tree stays stopped, and it plays
     its match normally."""
+    # The freeze then keeps waiting for its processes to stop (for up to 0.1 s), so
+    # the next match always finds it half-way.
+    monkeypatch.setattr(referee.bot, "_stopped", lambda pid: False)
     pool = BotPool(freeze_after_s=0.0)
 
-    async def scenario() -> tuple[list[str], list[str], list[str]]:
+    async def scenario() -> tuple[bool, list[str], list[str]]:
         lineup = [bot("a", "ponder"), bot("b")]
         await play(tmp_path, pool, lineup, 0)
         (ponderer,) = [p for p in pool.idle() if p.spec.name == "a"]
         tree = ponderer.tree()
-        for _ in range(3):  # the timer fires and the freeze sends its first SIGSTOPs
+        caught = False
+        for _ in range(10_000):  # until the freeze has signalled and waits for the stop
             await asyncio.sleep(0)
-        during = states(tree)
+            pending = pool._freezing.get(ponderer.pid)
+            if ponderer.frozen and isinstance(pending, asyncio.Task) and not pending.done():
+                caught = True
+                break
         out = await play(tmp_path, pool, lineup, 1)
         after = states(tree)
         await pool.close()
-        return during, after, list(out.verdicts)
+        return caught, after, list(out.verdicts)
 
-    during, after, verdicts = asyncio.run(scenario())
-    assert "T" in during  # the stop had begun
+    caught, after, verdicts = asyncio.run(scenario())
+    assert caught  # the match was handed the process in the middle of its freeze
     assert "T" not in after
     assert verdicts == ["ok", "ok"]
 
