@@ -131,6 +131,14 @@ class Adapter:
         the rollouts cannot judge it)."""
         return False
 
+    def decide(
+        self, view: Any, legal: list[Any], hint: Any, done: Callable[[int], bool]
+    ) -> Any | None:
+        """A decision-specific search that replaces the tree search here: the action
+        to play, or ``None`` to go on as usual.  ``done(n)`` says whether the budget
+        is spent after ``n`` rollouts."""
+        return None
+
     def model_action(self, state: State, seat: int) -> Any:
         """The action another ``seat`` is expected to play in ``state`` (its
         model), or ``None`` to search its choices like this seat's."""
@@ -176,6 +184,15 @@ class ManilaAdapter(Adapter):
     RAISES = (1, 2, 3, 5, 8, 12)
     GUIDED = ("auction", "buy", "leave_out", "launch")
     cut_rank_weight = 0.0
+    LIMIT_OFFSETS = (-4.0, 0.0, 4.0, 8.0, 14.0)
+    """Bid limits simulated in the auction, in pesos over the guide's own limit (and
+    passing)."""
+    flat_cut = 2
+    """Rolls made when an auction playout stops (2: just before the last roll)."""
+    flat_z = 1.0
+    """Standard errors of the paired differences a limit must beat the guide's by."""
+    rollouts_per_iteration = 0.47
+    """Auction playouts that cost as much CPU as one tree iteration (``--iterations``)."""
     PILOT_HOPE = (1.0, 2.5)
     """Pesos a small and a large pilot are expected to gain when the evaluation is
     made before they move (the guide's own allowance)."""
@@ -213,6 +230,8 @@ class ManilaAdapter(Adapter):
         except (ImportError, AttributeError):
             pass
         self.model = self.exact and bot.use_guide
+        self.flat = True
+        self.last_flat: Any = None
         self.finance = (MA.Mortgage, MA.Redeem)
         self.pass_ = MA.Pass()
 
@@ -264,6 +283,102 @@ class ManilaAdapter(Adapter):
         out["pirate"], out["insurance"] = self.costs["pirate"], 0
         out["pilot-small"], out["pilot-large"] = self.costs["small"], self.costs["large"]
         return out
+
+    def decide(
+        self, view: Any, legal: list[Any], hint: Any, done: Callable[[int], bool]
+    ) -> Any | None:
+        # the auction: a flat paired simulation of a few bid limits (see ``bid_limits``)
+        guide: Any = self.bot.guide
+        if not (self.model and self.flat and guide is not None) or view.phase != "auction":
+            return None
+        try:
+            base = float(guide.hm_value(view))
+        except (AttributeError, TypeError, ValueError):
+            return None
+        limits: list[float] = [-1.0] + [base + d for d in self.LIMIT_OFFSETS]
+        firsts = [self.limit_bid(legal, limit, view.cash[view.seat]) for limit in limits]
+        if len(set(firsts)) == 1 and all(type(a) is not self.bid for a in firsts):
+            return None  # every limit passes now
+        guide_i = self.LIMIT_OFFSETS.index(0.0) + 1
+        margins = self.paired(view, limits, done)
+        if margins is None:
+            return None
+        best = self.pick(margins, guide_i)
+        self.last_flat = (limits, margins, best)
+        return firsts[best]
+
+    def limit_bid(self, legal: list[Any], limit: float, cash: int) -> Any:
+        """The guide's bidding rule with its limit replaced by ``limit`` (pesos):
+        raise by a third of the headroom, never beyond the limit or the cash."""
+        limit = min(limit, float(cash))
+        bids = [a for a in legal if type(a) is self.bid and a.amount <= limit]
+        if not bids:
+            return self.pass_
+        low = min(a.amount for a in bids)
+        target = max(low, low - 1 + int((limit - low + 1) / 3))
+        return min(bids, key=lambda a: abs(a.amount - target))
+
+    def paired(
+        self, view: Any, limits: list[float], done: Callable[[int], bool]
+    ) -> list[list[float]] | None:
+        """Expected margins (pesos over the best other seat) of each bid limit, one
+        list per limit, paired by sample: each sample is one determinization and one
+        dice stream shared by every limit (common random numbers)."""
+        me = view.seat
+        margins: list[list[float]] = [[] for _ in limits]
+        count = 0
+        while True:
+            if done(count + len(limits)) and count:
+                break
+            root = self.determinize(view, self.bot.rng)
+            seed = self.bot.rng.randrange(2**31)
+            for k, limit in enumerate(limits):
+                values = self.playout(root.clone(), me, limit, random.Random(seed))
+                others = max(v for s, v in enumerate(values) if s != me)
+                margins[k].append(values[me] - others)
+            count += len(limits)
+            if done(count):
+                break
+        return margins if margins[0] else None
+
+    def playout(self, state: Any, me: int, limit: float, rng: random.Random) -> list[float]:
+        """Play on with the guide in every seat (this seat bidding up to ``limit`` in
+        the auction in progress) until the last roll of the voyage, the next voyage
+        or the end; the position's evaluation (or the final scores)."""
+        voyage = state.voyage
+        while True:
+            who = state.to_move()
+            if who == TERMINAL:
+                scores: list[float] = state.scores()
+                return scores
+            if who == CHANCE:
+                if state.phase == self.roll and state.rolls >= self.flat_cut:
+                    return self.evaluate(state)
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            if state.voyage > voyage:
+                return self.evaluate(state)
+            if who == me and state.phase == self.auction:
+                legal = state.legal_actions()
+                action = self.limit_bid(legal, limit, state.cash[me])
+            else:
+                action = self.guided_action(state, who)
+            state.apply_action(action)
+
+    def pick(self, margins: list[list[float]], guide_i: int) -> int:
+        """The limit to play: the best mean margin if it beats the guide's own limit
+        by ``flat_z`` standard errors of the paired differences, else the guide's."""
+        n = len(margins[guide_i])
+        best, best_gain = guide_i, 0.0
+        for k, ms in enumerate(margins):
+            if k == guide_i:
+                continue
+            diffs = [a - b for a, b in zip(ms, margins[guide_i], strict=True)]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+            if mean > best_gain and mean > self.flat_z * math.sqrt(var / n):
+                best, best_gain = k, mean
+        return best
 
     def trust_guide(self, view: Any) -> bool:
         # the auction and the harbour master's choices pay off through the placements
@@ -637,6 +752,28 @@ class SearchBot(Bot):
             ms = min(ms, self.max_ms)
         return max(ms, 5.0)
 
+    def budget(self, rollouts: bool) -> Callable[[int], bool]:
+        """``done(count)``: whether this move's budget is spent after ``count`` tree
+        iterations (or, with ``rollouts``, the adapter's playouts): the iteration
+        count of ``--iterations`` (playouts: scaled by the adapter's
+        ``rollouts_per_iteration``), else the clock."""
+        if self.iterations is not None:
+            limit = self.iterations
+            if rollouts:
+                per: float = getattr(self.adapter, "rollouts_per_iteration", 1.0)
+                limit = max(1, round(limit * per))
+
+            def done(count: int) -> bool:
+                return count >= limit
+
+            return done
+        deadline = self.received + self.budget_ms() / 1000.0
+
+        def timed(count: int) -> bool:
+            return time.perf_counter() >= deadline
+
+        return timed
+
     def choose(self, view: Any, legal: list[Any], events: list[Any]) -> int:
         if len(legal) == 1:
             return 0
@@ -644,6 +781,9 @@ class SearchBot(Bot):
         if self.guide is not None:
             hint_index = self.guide.choose(view, legal, events)
             hint = legal[hint_index]
+            picked = self.adapter.decide(view, legal, hint, self.budget(True))
+            if picked is not None:
+                return legal.index(picked)
             if self.adapter.trust_guide(view):
                 return hint_index
         search = Search(self.adapter, self.seat, self.rng)
@@ -655,19 +795,7 @@ class SearchBot(Bot):
             root_actions = self.adapter.shortlist(view, root_actions, hint)
         if len(root_actions) == 1:
             return legal.index(root_actions[0])
-        if self.iterations is not None:
-            limit = self.iterations
-
-            def done(count: int) -> bool:
-                return count >= limit
-
-        else:
-            deadline = self.received + self.budget_ms() / 1000.0
-
-            def done(count: int) -> bool:
-                return time.perf_counter() >= deadline
-
-        action, children = search.run(view, root_actions, done, first=hint)
+        action, children = search.run(view, root_actions, self.budget(False), first=hint)
         self.last = search
         self.last_children = children
         if hint is not None and action != hint:
