@@ -190,6 +190,11 @@ class ManilaAdapter(Adapter):
     flat_cut = 2
     """Rolls made when an auction playout stops (2: just before the last roll)."""
     flat_z = 1.0
+    flat_phases: tuple[str, ...] = ("buy", "leave_out", "launch")
+    """Decisions besides the auction compared by the flat simulation ("place" adds
+    the placements, searched by the tree otherwise)."""
+    launch_top = 4
+    """Start layouts the flat simulation compares (the guide's best by its score)."""
     """Standard errors of the paired differences a limit must beat the guide's by."""
     rollouts_per_iteration = 0.47
     """Auction playouts that cost as much CPU as one tree iteration (``--iterations``)."""
@@ -222,15 +227,17 @@ class ManilaAdapter(Adapter):
         }
         self.payout = MD.CARGO_PAYOUT
         try:  # the guide's exact voyage forecast (dice odds), if it still offers one
-            from manila_bot import Forecast, ManilaBot
+            from manila_bot import Forecast, ManilaBot, boat_odds
 
             self.forecast: Any = Forecast
+            self.boat_odds: Any = boat_odds
             self.income: Any = ManilaBot.income
             self.exact = True
         except (ImportError, AttributeError):
             pass
         self.model = self.exact and bot.use_guide
         self.flat = True
+        self.launch_action = MA.Launch
         self.last_flat: Any = None
         self.finance = (MA.Mortgage, MA.Redeem)
         self.pass_ = MA.Pass()
@@ -287,25 +294,62 @@ class ManilaAdapter(Adapter):
     def decide(
         self, view: Any, legal: list[Any], hint: Any, done: Callable[[int], bool]
     ) -> Any | None:
-        # the auction: a flat paired simulation of a few bid limits (see ``bid_limits``)
+        # a flat paired simulation: the auction over a few bid limits, the harbour
+        # master's choices and (with ``flat_place``) the placements over a shortlist
         guide: Any = self.bot.guide
-        if not (self.model and self.flat and guide is not None) or view.phase != "auction":
+        if not (self.model and self.flat and guide is not None):
             return None
-        try:
-            base = float(guide.hm_value(view))
-        except (AttributeError, TypeError, ValueError):
+        phase = view.phase
+        if phase == "auction":
+            try:
+                base = float(guide.hm_value(view))
+            except (AttributeError, TypeError, ValueError):
+                return None
+            policies: list[Any] = [-1.0] + [base + d for d in self.LIMIT_OFFSETS]
+            firsts = [self.limit_bid(legal, p, view.cash[view.seat]) for p in policies]
+            if all(type(a) is not self.bid for a in firsts):
+                return None  # every limit passes now
+            guide_i = self.LIMIT_OFFSETS.index(0.0) + 1
+        elif phase in self.flat_phases:
+            if type(hint) in self.finance:
+                return None  # a mortgage to buy a share: the guide's
+            firsts = self.flat_candidates(view, legal, hint)
+            if len(firsts) < 2:
+                return None
+            policies = [(a,) for a in firsts]
+            guide_i = firsts.index(hint)
+        else:
             return None
-        limits: list[float] = [-1.0] + [base + d for d in self.LIMIT_OFFSETS]
-        firsts = [self.limit_bid(legal, limit, view.cash[view.seat]) for limit in limits]
-        if len(set(firsts)) == 1 and all(type(a) is not self.bid for a in firsts):
-            return None  # every limit passes now
-        guide_i = self.LIMIT_OFFSETS.index(0.0) + 1
-        margins = self.paired(view, limits, done)
+        margins = self.paired(view, policies, done)
         if margins is None:
             return None
         best = self.pick(margins, guide_i)
-        self.last_flat = (limits, margins, best)
+        self.last_flat = (firsts, margins, best)
         return firsts[best]
+
+    def flat_candidates(self, view: Any, legal: list[Any], hint: Any) -> list[Any]:
+        """The actions the flat simulation compares (the guide's ``hint`` among them):
+        the guide's best ``launch_top`` start layouts, every share purchase and cargo,
+        the placement shortlist."""
+        guide: Any = self.bot.guide
+        cands = self.candidates(self.determinize(view, self.bot.rng), legal)
+        if view.phase == "launch":
+            weights = [guide.rise_value(view, g) + 1.0 for g in view.cargo]
+
+            def score(a: Any) -> float:
+                total = 0.0
+                for b, start in enumerate(a.starts):
+                    past, on13, _short = self.boat_odds(start, 3)
+                    total += weights[b] * (past + 0.7 * on13)
+                return -total
+
+            launches = [a for a in cands if type(a) is self.launch_action]
+            cands = sorted(launches, key=score)[: self.launch_top]
+        elif view.phase == "place":
+            cands = self.shortlist(view, cands, hint)
+        if hint not in cands:
+            cands.append(hint)
+        return cands
 
     def limit_bid(self, legal: list[Any], limit: float, cash: int) -> Any:
         """The guide's bidding rule with its limit replaced by ``limit`` (pesos):
@@ -319,11 +363,12 @@ class ManilaAdapter(Adapter):
         return min(bids, key=lambda a: abs(a.amount - target))
 
     def paired(
-        self, view: Any, limits: list[float], done: Callable[[int], bool]
+        self, view: Any, limits: list[Any], done: Callable[[int], bool]
     ) -> list[list[float]] | None:
-        """Expected margins (pesos over the best other seat) of each bid limit, one
-        list per limit, paired by sample: each sample is one determinization and one
-        dice stream shared by every limit (common random numbers)."""
+        """Expected margins (pesos over the best other seat) of each policy (a bid
+        limit, or a 1-tuple: an action played first), one list per policy, paired by
+        sample: each sample is one determinization and one dice stream shared by
+        every policy (common random numbers)."""
         me = view.seat
         margins: list[list[float]] = [[] for _ in limits]
         count = 0
@@ -341,11 +386,15 @@ class ManilaAdapter(Adapter):
                 break
         return margins if margins[0] else None
 
-    def playout(self, state: Any, me: int, limit: float, rng: random.Random) -> list[float]:
+    def playout(self, state: Any, me: int, limit: Any, rng: random.Random) -> list[float]:
         """Play on with the guide in every seat (this seat bidding up to ``limit`` in
-        the auction in progress) until the last roll of the voyage, the next voyage
-        or the end; the position's evaluation (or the final scores)."""
+        the auction in progress, or first playing ``limit[0]`` if it is a tuple)
+        until the last roll of the voyage, the next voyage or the end; the
+        position's evaluation (or the final scores)."""
         voyage = state.voyage
+        if isinstance(limit, tuple):
+            state.apply_action(limit[0])
+            limit = None
         while True:
             who = state.to_move()
             if who == TERMINAL:
@@ -358,7 +407,7 @@ class ManilaAdapter(Adapter):
                 continue
             if state.voyage > voyage:
                 return self.evaluate(state)
-            if who == me and state.phase == self.auction:
+            if who == me and limit is not None and state.phase == self.auction:
                 legal = state.legal_actions()
                 action = self.limit_bid(legal, limit, state.cash[me])
             else:
