@@ -238,6 +238,40 @@ FAIR_SHARE = True
 """While pacing, buy the scheduled brick only when no player has fewer bricks."""
 LONG_SLACK = 0.5
 """Bricks the wonder may lead the ``LONG_GAME`` pace by and still count as long."""
+SHAFTS = False
+"""In a long game the research point buys new shafts instead of specialisation, and a
+mine of ours whose bag is (nearly) empty gets a new shaft: 1 iron + 1 fuel, carried from
+home, refill its bag with 3 gold and 3 iron (rulebook p14 and p16).  A mine draws one
+counter a turn, so a 3/3 bag is empty six turns after the mine is built; refilled, it
+keeps drawing for the rest of a 30-turn game.  The geese and iron are kept from bricks,
+and the papermill and coal burner are planned once a mine stands."""
+SHAFT_LOW = 1
+"""A mine of ours gets its new shaft once its bag holds at most this many counters."""
+SHAFT_GEESE_FROM = 0
+"""With ``SHAFTS`` the two starting geese are kept from bricks after this turn."""
+FAR_MINT = True
+"""In a long game with no free site next to the home, the mint stands two steps out too
+(beside the coal burner of ``FAR_COAL``): gold and fuel are carried there and the coins
+fetched back."""
+FAR_PAPER = True
+"""With ``SHAFTS`` (and ``SHAFT_SITES`` off) the papermill stands two steps out when no
+site next to the home is left after the mint and coal burner."""
+SHAFT_KEEP_LATE = True
+"""With ``SHAFTS`` the geese are kept from bricks only once a mine of ours stands, and
+two iron and two fuel only once new shafts are researched."""
+FAR_STAY = True
+"""In a long game a donkey carrying goods for a site two steps out stops on the way when
+the last step would be off-road: a donkey moves off-road only as its first step (p10),
+so it used to turn back home with the goods."""
+SHAFT_NEAR = (D.MINT, D.PAPERMILL, D.COAL_BURNER)
+"""With ``SHAFTS``, which of these takes a free site next to the home first."""
+SHAFT_ORDER = (D.PAPERMILL, D.COAL_BURNER, D.MINT)
+"""With ``SHAFTS``, the order in which these are built."""
+STAY = "stay"
+"""Marker returned by ``Planner._far_feed_step``: stop here this turn."""
+SHAFT_SITES = True
+"""With ``SHAFTS`` the papermill and coal burner may stand two steps out when no site next
+to the home is free (``_place_shaft_industry``)."""
 
 
 class Planner:
@@ -496,9 +530,10 @@ class Planner:
             wanted += [k for k in (D.MINT, D.COAL_BURNER) if k not in own]
         mine_to_come = any(k == D.MINE for _q, k in out) or not PAPER_NEEDS_MINE
         stone = D.QUARRY in own or D.STONE_FACTORY in own  # the mines need the rest
+        shafts = long and self._shafts(state) and D.MINE in own
         if (
-            (PAPER or (long and stone))
-            and mine_to_come
+            (PAPER or (long and (stone or shafts)))
+            and (mine_to_come or shafts)
             and left >= PAPER_TURNS
             and self._research_pending(state)
             and D.PAPERMILL not in own
@@ -515,13 +550,20 @@ class Planner:
                     continue
             taken.add(q)
         spots = self._spare_sites(state, taken, sites)
+        at = min(INDUSTRY_AT, len(out))
+        if shafts and SHAFT_SITES:
+            self._place_shaft_industry(state, out, at, wanted, kinds, spots)
+            return
         far: list[int] = []
         short = len(spots) < (2 if D.MINT in wanted else 1)
         if long and FAR_COAL and D.COAL_BURNER in wanted and short:
             far = self._far_spare_sites(state)  # the coal burner two steps out
-        if D.MINT in wanted and D.COAL_BURNER in wanted and len(spots) + len(far[:1]) < 2:
+        far_mint = long and FAR_MINT and not spots
+        if far_mint and D.COAL_BURNER in wanted:
+            far = self._far_spare_sites(state)
+        both = D.MINT in wanted and D.COAL_BURNER in wanted
+        if both and len(spots) + len(far[:1]) < 2 and not (far_mint and len(far) >= 2):
             wanted = [k for k in wanted if k not in (D.MINT, D.COAL_BURNER)]  # no fuel
-        at = min(INDUSTRY_AT, len(out))
         for kind in wanted:
             if kind in kinds:
                 continue
@@ -529,9 +571,49 @@ class Planner:
                 out.insert(at, (far.pop(0), kind))
             elif spots:
                 out.insert(at, (spots.pop(0), kind))
+            elif kind == D.MINT and far_mint and far:
+                out.insert(at, (far.pop(0), kind))
+            elif kind == D.PAPERMILL and shafts and FAR_PAPER:
+                used = {q for q, _k in out}
+                spare = [q for q in self._far_spare_sites(state) if q not in used]
+                if not spare:
+                    continue
+                out.insert(at, (spare[0], kind))
             else:
                 continue
             at += 1
+
+    def _place_shaft_industry(
+        self,
+        state: RBState,
+        out: list[tuple[int, int]],
+        at: int,
+        wanted: list[int],
+        kinds: set[int],
+        spots: list[int],
+    ) -> None:
+        """Insert (in place, at ``at``) the papermill, coal burner and mint of a seat that
+        plays for new shafts, built in that order: the research point first, then the
+        fuel of the shafts and the mint.  Free sites next to the home go to the mint
+        first (its gold stays near home), then the papermill and the coal burner, which
+        may also stand two steps out (boards are carried there, paper and fuel fetched
+        back); no mint without a coal burner."""
+        far = self._far_spare_sites(state) if FAR_COAL else []
+        where: dict[int, int] = {}
+        for kind in SHAFT_NEAR:
+            if kind not in wanted or kind in kinds:
+                continue
+            if spots:
+                where[kind] = spots.pop(0)
+            elif kind != D.MINT and far:
+                where[kind] = far.pop(0)
+        own = {b[0] for b in state.buildings.values() if b[2] == self.seat}
+        if D.MINT in where and D.COAL_BURNER not in where and D.COAL_BURNER not in own:
+            del where[D.MINT]  # no fuel for it
+        for kind in SHAFT_ORDER:
+            if kind in where:
+                out.insert(at, (where[kind], kind))
+                at += 1
 
     def _far_spare_sites(self, state: RBState) -> list[int]:
         """Land areas two off-road steps from the home without a building, for a
@@ -560,7 +642,10 @@ class Planner:
             kind, place, owner, _used = b
             if owner != self.seat or kind not in FEEDS:
                 continue
-            if place not in near and not (kind == D.COAL_BURNER and FAR_COAL):
+            far_ok = kind == D.COAL_BURNER and FAR_COAL
+            far_ok = far_ok or (kind == D.PAPERMILL and SHAFT_SITES and self._shafts(state))
+            far_ok = far_ok or (kind == D.MINT and FAR_MINT)
+            if place not in near and not far_ok:
                 continue
             if w.place_hex[place] == w.place_hex[home]:
                 continue
@@ -737,8 +822,49 @@ class Planner:
         return None
 
     def _project(self, state: RBState) -> str:
-        """The research project to take: specialisation (4/0 mines, all gold)."""
+        """The research project to take: new shafts in a long game (``SHAFTS``), else
+        specialisation (4/0 mines, all gold)."""
+        if self._shafts(state):
+            return D.RESEARCH[D.NEW_SHAFTS]
         return D.RESEARCH[D.SPECIALISATION]
+
+    def _shafts(self, state: RBState) -> bool:
+        """True when this seat plays for new shafts (``SHAFTS``, a long game)."""
+        return SHAFTS and PACE and state.seats > 1 and self._long_game(state)
+
+    def _dry_mines(self, state: RBState) -> list[tuple[int, int]]:
+        """(hex, land area) of our mines whose bags hold at most ``SHAFT_LOW`` counters,
+        once new shafts are researched."""
+        if not state.research[self.seat] >> D.NEW_SHAFTS & 1:
+            return []
+        return [
+            (h, b[1])
+            for h, b in state.buildings.items()
+            if b[0] == D.MINE and b[2] == self.seat and sum(state.bags.get(h, (0, 0))) <= SHAFT_LOW
+        ]
+
+    def _shaft_errand(self, state: RBState) -> tuple[int, list[int]] | None:
+        """(mine, goods) of a new shaft for one of our dry mines whose iron and fuel lie at
+        home, or None (also when such goods are already on their way)."""
+        home = state.homes[self.seat]
+        here = state.presence(self.seat)
+        avail = state.pool(home, here.get(home, []))
+        for _h, place in self._dry_mines(state):
+            if place == home:
+                continue
+            have = state.pool(place, here.get(place, []))
+            for u in state.trans.values():
+                if u.owner == self.seat and u.place not in (home, place):
+                    for g in u.cargo:
+                        have[g & D.GOOD_MASK] += 1
+            need = [0] * 11
+            for g, n in D.SHAFT_COST:
+                need[g] = max(0, n - have[g])
+            if not any(need):
+                continue
+            if all(avail[g] >= need[g] for g in range(11)):
+                return place, need
+        return None
 
     # ------------------------------------------------------------------ movement
 
@@ -882,6 +1008,14 @@ class Planner:
         loads = [a for a in legal if isinstance(a, A.Load)]
         steps = [a for a in legal if isinstance(a, A.Step)]
         cargo = [g & D.GOOD_MASK for g in t.cargo]
+        if any(place == t.place for _h, place in self._dry_mines(state)) and (
+            D.IRON in cargo or D.FUEL in cargo
+        ):
+            pool = state.pool(t.place, state.presence(self.seat).get(t.place, []))
+            if all(pool[g] >= n for g, n in D.SHAFT_COST):
+                return None  # the new shaft is built here this turn
+            if self._drop(state):  # leave it on the mine and fetch the rest
+                return A.Unload(D.GOODS[D.IRON if D.IRON in cargo else D.FUEL], t.place)
         waiting = False
         for site, kind in self._targets(state):
             cost = D.BUILDINGS[kind].cost
@@ -922,8 +1056,12 @@ class Planner:
                 dist = self._distances(state, site)
                 if toward is not None and dist.get(toward, 99) < dist.get(t.place, 99):
                     return step_to[toward]
+                if FAR_STAY and self._long_plan(state) and dist.get(t.place, 99) == 1:
+                    return None  # off-road, a donkey takes only a first step: next turn
             break
         far_feed = self._far_feed_step(state, t, cargo, step_to)
+        if far_feed == STAY:
+            return None
         if far_feed is not None:
             return far_feed
         if not cargo and not loads:
@@ -959,12 +1097,15 @@ class Planner:
         self, state: RBState, t: Any, cargo: list[int], step_to: dict[int, Any]
     ) -> Any | None:
         """A step towards one of our secondary buildings two steps from the home (the
-        coal burner of ``FAR_COAL``) that wants goods this transporter carries."""
+        coal burner of ``FAR_COAL``) that wants goods this transporter carries, or to a
+        dry mine of ours for the iron and fuel of a new shaft; ``STAY`` when the place is
+        next door but only an off-road step leads there (next turn's first step)."""
         if not cargo:
             return None
         home = state.homes[self.seat]
         near = neighbours(state, home)
         avail = state.pool(home, state.presence(self.seat).get(home, []))
+        places: list[int] = []
         for b in state.buildings.values():
             kind, place, owner, _used = b
             if owner != self.seat or kind not in FEEDS or place in near or place == t.place:
@@ -972,10 +1113,16 @@ class Planner:
             wanted = self._input_need(state, kind, place, avail)
             if wanted is None or not any(wanted[1][g] for g in cargo):
                 continue
+            places.append(place)
+        if D.IRON in cargo or D.FUEL in cargo:  # a new shaft's goods (``SHAFTS``)
+            places += [q for _h, q in self._dry_mines(state) if q not in (home, t.place)]
+        for place in places:
             toward = self._toward(state, place, step_to)
             dist = self._distances(state, place)
             if toward is not None and dist.get(toward, 99) < dist.get(t.place, 99):
                 return step_to[toward]
+            if FAR_STAY and self._long_plan(state) and dist.get(t.place, 99) == 1:
+                return STAY  # off-road, a donkey takes only a first step: next turn
         return None
 
     def _toward(self, state: RBState, site: int, steps: dict[int, Any]) -> int | None:
@@ -1001,6 +1148,9 @@ class Planner:
         transporter at home can help pay for, or None."""
         if self._turns_left(state) <= LATE_TURNS - 1:
             return None
+        shaft = self._shaft_errand(state)
+        if shaft is not None:
+            return shaft
         feed = self._feed(state)
         if feed is not None:
             return feed
@@ -1095,6 +1245,10 @@ class Planner:
             for a in legal
             if isinstance(a, A.Build) and (a.building != "mine" or a.mix == mix)
         }
+        dry = {h for h, _place in self._dry_mines(state)}
+        for a in legal:
+            if isinstance(a, A.Shaft) and a.hex in dry and a.mix == mix:
+                return a  # refill our mine (1 iron + 1 fuel)
         if self._turns_left(state) > LATE_TURNS:
             # goods at home still owed to earlier targets are not spent on later ones
             held = state.pool(home, state.presence(self.seat).get(home, []))
@@ -1136,6 +1290,12 @@ class Planner:
         if (D.PAPERMILL in own | planned or keep_geese) and self._research_pending(state):
             reserve[D.GOOSE] = max(reserve[D.GOOSE], 2)
             reserve[D.PAPER] = max(reserve[D.PAPER], 1)
+        if self._shafts(state) and state.turn > SHAFT_GEESE_FROM:
+            if self._research_pending(state) and (D.MINE in own or not SHAFT_KEEP_LATE):
+                reserve[D.GOOSE] = max(reserve[D.GOOSE], 2)
+            if state.research[self.seat] >> D.NEW_SHAFTS & 1 or not SHAFT_KEEP_LATE:
+                reserve[D.IRON] = max(reserve[D.IRON], min(counts[D.IRON], 2))
+                reserve[D.FUEL] = max(reserve[D.FUEL], min(counts[D.FUEL], 2))
         if (INDUSTRY or long) and (D.MINT in own or D.MINT in planned):
             reserve[D.FUEL] = counts[D.FUEL]
 

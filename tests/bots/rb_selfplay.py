@@ -65,6 +65,10 @@ def main() -> None:
             parser.error(f"{args.bot} has no constant {name}")
         setattr(module, name, ast.literal_eval(value))
     winners: list[float] = []
+    lowest: list[float] = []
+    per_seat = {name: 0 for name in ("mine", "mint", "coal_burner", "papermill", "stock_exchange")}
+    made = {D.GOLD: 0, D.COINS: 0, D.STOCK: 0}
+    carried = {D.GOLD: 0, D.COINS: 0, D.STOCK: 0}
     winner_goods: list[int] = []
     winner_wonder: list[int] = []
     seat_goods: list[int] = []
@@ -82,6 +86,20 @@ def main() -> None:
         scores = state.scores()
         best = max(range(args.seats), key=lambda s: scores[s])
         winners.append(scores[best])
+        lowest.append(min(scores))
+        for b in state.buildings.values():
+            name = D.BUILDINGS[b[0]].name
+            if name in per_seat:
+                per_seat[name] += 1
+        for t in state.trans.values():
+            for g in t.cargo:
+                if g & D.GOOD_MASK in carried:
+                    carried[g & D.GOOD_MASK] += 1
+                    made[g & D.GOOD_MASK] += 1
+        for pile in state.piles.values():
+            for g in pile:
+                if g & D.GOOD_MASK in made:
+                    made[g & D.GOOD_MASK] += 1
         turns.append(state.turn)
         research = sum(bin(r).count("1") for r in state.research)
         boats = sum(1 for t in state.trans.values() if t.water)
@@ -103,13 +121,15 @@ def main() -> None:
             print(
                 f"seed {seed}: winner {scores[best]:g} (goods {goods[best]}, wonder "
                 f"{wonder[best]}) turns {state.turn} research {research} boats {boats} "
-                f"industry {','.join(industry) or '-'} scores {[int(x) for x in scores]}",
+                f"industry {','.join(industry) or '-'} scores {[int(x) for x in scores]}"
+                f" goods {goods}",
                 flush=True,
             )
     n = len(winners)
     print(
         f"{n} games at {args.seats} seats: median winner {statistics.median(winners):g} "
-        f"(mean {statistics.mean(winners):.1f}, min {min(winners):g}), median turns "
+        f"(mean {statistics.mean(winners):.1f}, min {min(winners):g}), median lowest seat "
+        f"{statistics.median(lowest):g} (mean {statistics.mean(lowest):.1f}), median turns "
         f"{statistics.median(turns):g}, winner's goods / wonder points (mean) "
         f"{statistics.mean(winner_goods):.1f} / {statistics.mean(winner_wonder):.1f}, "
         f"goods points per seat (mean) {statistics.mean(seat_goods):.1f}; "
@@ -117,6 +137,15 @@ def main() -> None:
         f"{flags['boats']}, industry beyond the sawmill {flags['industry']}, all three "
         f"{flags['all three']}, coins or stock carried at the end {coins_games}; "
         f"time in choose per game {seconds / n:.2f} s (wall)"
+    )
+    seats = n * args.seats
+    print(
+        "per seat (mean): "
+        + ", ".join(f"{name} {count / seats:.2f}" for name, count in per_seat.items())
+        + "; gold / coins / stock at the end, carried (anywhere) per seat: "
+        + " / ".join(
+            f"{carried[g] / seats:.2f} ({made[g] / seats:.2f})" for g in (D.GOLD, D.COINS, D.STOCK)
+        )
     )
 
 
