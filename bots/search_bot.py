@@ -190,7 +190,7 @@ class ManilaAdapter(Adapter):
     flat_cut = 2
     """Rolls made when an auction playout stops (2: just before the last roll)."""
     flat_z = 1.0
-    flat_phases: tuple[str, ...] = ("buy", "leave_out", "launch")
+    flat_phases: tuple[str, ...] = ("buy", "leave_out", "launch", "place")
     """Decisions besides the auction compared by the flat simulation ("place" adds
     the placements, searched by the tree otherwise)."""
     launch_top = 4
