@@ -259,6 +259,10 @@ site next to the home is left after the mint and coal burner."""
 SHAFT_KEEP_LATE = True
 """With ``SHAFTS`` the geese are kept from bricks only once a mine of ours stands, and
 two iron and two fuel only once new shafts are researched."""
+NEXT_DOOR_WAIT = True
+"""In a long game a donkey back home in mid-move with goods for a site next to the home
+that only an off-road step reaches waits at home for the next turn (it used to step to
+a neighbour of that site, come back and step out again, turn after turn)."""
 FAR_STAY = True
 """In a long game a donkey carrying goods for a site two steps out stops on the way when
 the last step would be off-road: a donkey moves off-road only as its first step (p10),
@@ -977,6 +981,9 @@ class Planner:
         cargo = [g & D.GOOD_MASK for g in t.cargo]
         if errand is not None and errand[0] not in steps:
             toward = self._toward(state, errand[0], steps)
+            next_door = errand[0] in neighbours(state, home)
+            if next_door and NEXT_DOOR_WAIT and self._long_plan(state):
+                toward = None  # only an off-road step leads there: next turn, straight
             if toward is not None:
                 steps = {**steps, errand[0]: steps[toward]}
         if errand is not None and errand[0] in steps:
