@@ -263,6 +263,13 @@ NEXT_DOOR_WAIT = True
 """In a long game a donkey back home in mid-move with goods for a site next to the home
 that only an off-road step reaches waits at home for the next turn (it used to step to
 a neighbour of that site, come back and step out again, turn after turn)."""
+ERRAND_WAIT = True
+"""With ``NEXT_DOOR_WAIT``, such a donkey also skips its outing and stays home, so that
+the errand starts from home next turn (donkeys on roads to the woodcutters came home in
+mid-move every turn, went out again and never ran the errand to a mint without a road)."""
+ROADS_TO_INDUSTRY = False
+"""In a long game, spare stone also builds roads from the home to our mint, coal burner,
+papermill and stone factory next door (a donkey moves two steps a turn along roads)."""
 FAR_STAY = True
 """In a long game a donkey carrying goods for a site two steps out stops on the way when
 the last step would be off-road: a donkey moves off-road only as its first step (p10),
@@ -979,11 +986,13 @@ class Planner:
                             return A.Unload(D.GOODS[c & D.GOOD_MASK], home)
         errand = self._errand(state, t)
         cargo = [g & D.GOOD_MASK for g in t.cargo]
+        wait = False
         if errand is not None and errand[0] not in steps:
             toward = self._toward(state, errand[0], steps)
             next_door = errand[0] in neighbours(state, home)
             if next_door and NEXT_DOOR_WAIT and self._long_plan(state):
                 toward = None  # only an off-road step leads there: next turn, straight
+                wait = ERRAND_WAIT
             if toward is not None:
                 steps = {**steps, errand[0]: steps[toward]}
         if errand is not None and errand[0] in steps:
@@ -1002,6 +1011,8 @@ class Planner:
                 return A.Unload(D.GOODS[g], home)
         if last and any(g in KEEP for g in cargo):
             return None
+        if wait:
+            return None  # no outing: the errand starts from home next turn
         target = self._outing(state, home)
         if target is not None and target in steps and not cargo:
             return steps[target]
@@ -1281,7 +1292,10 @@ class Planner:
                 if isinstance(a, A.Road) and a.place == home:
                     j = w.nbr[w.place_hex[home]][a.side]
                     b = state.buildings.get(j)
-                    if b is not None and b[2] == self.seat and D.BUILDINGS[b[0]].kind == D.PRIMARY:
+                    if b is None or b[2] != self.seat:
+                        continue
+                    fed = ROADS_TO_INDUSTRY and b[0] in FEEDS and self._long_plan(state)
+                    if D.BUILDINGS[b[0]].kind == D.PRIMARY or fed:
                         return a
         return None
 
