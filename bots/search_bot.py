@@ -190,13 +190,21 @@ class ManilaAdapter(Adapter):
     flat_cut = 2
     """Rolls made when an auction playout stops (2: just before the last roll)."""
     flat_z = 1.0
-    flat_phases: tuple[str, ...] = ("buy", "leave_out", "launch", "place")
+    flat_phases: tuple[str, ...] = (
+        "buy",
+        "leave_out",
+        "launch",
+        "place",
+        "pilot",
+        "board",
+        "deliver",
+    )
     """Decisions besides the auction compared by the flat simulation ("place" adds
     the placements, searched by the tree otherwise)."""
     launch_top = 4
     """Start layouts the flat simulation compares (the guide's best by its score)."""
     """Standard errors of the paired differences a limit must beat the guide's by."""
-    rollouts_per_iteration = 0.47
+    rollouts_per_iteration = 0.73
     """Auction playouts that cost as much CPU as one tree iteration (``--iterations``)."""
     PILOT_HOPE = (1.0, 2.5)
     """Pesos a small and a large pilot are expected to gain when the evaluation is

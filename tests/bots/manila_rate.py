@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""CPU cost of the Manila search bot's two kinds of thinking (a diagnostic, not a test).
+"""CPU cost of the Manila search bot's thinking (a diagnostic, not a test).
 
 Plays one heuristic self-play game at 4 seats (``--seed``) and, at seat 0's
-decisions, times with ``time.process_time``: the tree search (placements) per
-iteration, and the auction's paired playouts per playout.  The ratio is the
-``rollouts_per_iteration`` that keeps ``--iterations N`` at the same CPU for both.
+decisions, times with ``time.process_time`` the search bot's ``choose`` (guide
+included) at ``--iterations N`` and counts the paired playouts it ran, per kind of
+decision; ``--tree`` also times the tree search at the placements per iteration.
+The playouts per CPU second give the count equal to 290 ms of CPU.
 
     python tests/bots/manila_rate.py --seed 7 --iterations 210
 """
@@ -33,7 +34,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--iterations", type=int, default=210)
-    parser.add_argument("--playouts", type=int, default=60)
+    parser.add_argument("--tree", action="store_true", help="also time the tree search")
     args = parser.parse_args()
     game = get_game("manila")
     seats = 4
@@ -47,6 +48,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     state = game.new_game(seats, opts)
     tree_cpu = tree_n = flat_cpu = flat_n = 0.0
+    kinds: dict[str, list[float]] = {}
     while state.to_move() != TERMINAL:
         who = state.to_move()
         if who == CHANCE:
@@ -54,24 +56,35 @@ def main() -> None:
             continue
         legal = list(state.legal_actions())
         view = state.view(who)
-        if who == 0 and len(legal) > 1 and view.phase == "place":
+        if who == 0 and len(legal) > 1 and view.phase == "place" and args.tree:
             t0 = time.process_time()
             search = Search(adapter, 0, probe.rng)
             roots = adapter.candidates(state, legal)
             search.run(view, roots, lambda n: n >= args.iterations)
             tree_cpu += time.process_time() - t0
             tree_n += args.iterations
-        if who == 0 and len(legal) > 1 and view.phase == "auction":
+        if who == 0 and len(legal) > 1:
+            adapter.last_flat = None
             t0 = time.process_time()
-            got = adapter.paired(view, [0.0, 10.0], lambda n: n >= args.playouts)  # type: ignore[attr-defined]
-            flat_cpu += time.process_time() - t0
-            flat_n += sum(len(m) for m in got or [])
+            probe.choose(view, legal, [])
+            spent = time.process_time() - t0
+            flat = adapter.last_flat
+            if flat is not None:
+                n = float(sum(len(m) for m in flat[1]))
+                flat_cpu += spent
+                flat_n += n
+                kind = kinds.setdefault(view.phase, [0.0, 0.0])
+                kind[0] += spent
+                kind[1] += n
         state.apply_action(legal[bots[who].choose(view, legal, [])])
-    per_iter = tree_cpu / max(1.0, tree_n)
+    if tree_n:
+        per_iter = tree_cpu / tree_n
+        print(f"tree: {tree_n:.0f} iterations, {1000 * per_iter:.3f} ms CPU each")
     per_playout = flat_cpu / max(1.0, flat_n)
-    print(f"tree: {tree_n:.0f} iterations, {1000 * per_iter:.3f} ms CPU each")
-    print(f"auction playouts: {flat_n:.0f}, {1000 * per_playout:.3f} ms CPU each")
-    print(f"rollouts_per_iteration = {per_iter / per_playout:.3f}")
+    for phase, (cpu, n) in sorted(kinds.items()):
+        print(f"  {phase}: {n:.0f} playouts, {1000 * cpu / max(1.0, n):.3f} ms CPU each")
+    print(f"flat playouts: {flat_n:.0f}, {1000 * per_playout:.3f} ms CPU each (guide included)")
+    print(f"playouts per CPU second {1 / per_playout:.0f}; in 290 ms: {0.29 / per_playout:.0f}")
 
 
 if __name__ == "__main__":
