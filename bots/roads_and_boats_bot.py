@@ -270,6 +270,9 @@ mid-move every turn, went out again and never ran the errand to a mint without a
 ROADS_TO_INDUSTRY = False
 """In a long game, spare stone also builds roads from the home to our mint, coal burner,
 papermill and stone factory next door (a donkey moves two steps a turn along roads)."""
+ALL_OUT = True
+"""In a long game the last donkey at home may leave too on a turn when no brick is due
+(bricks are paid from home, where one of our transporters must stand)."""
 FAR_STAY = True
 """In a long game a donkey carrying goods for a site two steps out stops on the way when
 the last step would be off-road: a donkey moves off-road only as its first step (p10),
@@ -902,7 +905,7 @@ class Planner:
                     for u in state.trans.values()
                     if u.owner == seat and u.place == home and u is not t
                 )
-                if others == 0:
+                if others == 0 and not self._home_free(state):
                     continue  # keep one transporter home for the wonder
                 if self._errand(state, t) is not None or self._outing(state, home) is not None:
                     return a
@@ -911,6 +914,16 @@ class Planner:
         if t.place == home:
             return self._at_home(state, t, legal)
         return self._away(state, t, legal)
+
+    def _home_free(self, state: RBState) -> bool:
+        """True when the last transporter at home may leave too: in a long game
+        (``ALL_OUT``) on a turn when no brick is due (the wonder is on schedule or
+        another player has fewer bricks) and the game is not about to end."""
+        if not ALL_OUT or not self._long_plan(state):
+            return False
+        if self._last_turn(state, END_MARGIN) or self._turns_left(state) <= FINAL_TURNS + 1:
+            return False
+        return not self._behind_schedule(state)
 
     def _breeding_site(self, state: RBState) -> int | None:
         """A pasture next to the home where two of our donkeys may breed next turn: no
