@@ -112,13 +112,58 @@ def test_manila_placements_search_the_guides_best_spaces_only() -> None:
     assert legal[bot.choose(view, legal, [])] in short
 
 
-def test_manila_auction_follows_the_guide() -> None:
+def test_manila_limit_bid_is_the_guides_rule_at_the_guides_limit() -> None:
+    """At the guide's own limit, ``limit_bid`` bids what the guide bids."""
+    for seed in (3, 4, 5, 6):
+        state, who = manila_position("auction", seed)
+        bot = seated("manila", who, 4, iterations=1)
+        adapter, guide = bot.adapter, bot.guide
+        assert isinstance(adapter, ManilaAdapter) and guide is not None
+        view, legal = state.view(who), list(state.legal_actions())
+        limit = guide.hm_value(view)  # type: ignore[attr-defined]
+        mine = adapter.limit_bid(legal, limit, view.cash[who])
+        assert mine == legal[guide.choose(view, legal, [])]
+        assert adapter.limit_bid(legal, -1.0, view.cash[who]) == MA.Pass()
+
+
+def test_manila_auction_compares_bid_limits_on_paired_playouts() -> None:
     state, who = manila_position("auction")
-    bot = seated("manila", who, 4, iterations=40)
-    assert bot.guide is not None
+    bot = seated("manila", who, 4, iterations=60)
+    adapter = bot.adapter
+    assert isinstance(adapter, ManilaAdapter)
     view, legal = state.view(who), list(state.legal_actions())
-    assert bot.choose(view, legal, []) == bot.guide.choose(view, legal, [])
-    assert bot.last is None  # answered without searching
+    action = legal[bot.choose(view, legal, [])]
+    assert bot.last is None  # no tree search
+    firsts, margins, best = adapter.last_flat
+    # passing and every limit, each with the same number of paired samples
+    assert len(firsts) == len(margins) == len(adapter.LIMIT_OFFSETS) + 1
+    assert firsts[0] == MA.Pass()
+    assert len({len(m) for m in margins}) == 1 and len(margins[0]) >= 2
+    assert action == firsts[best]
+
+
+def test_manila_flat_pick_needs_a_clear_paired_gain() -> None:
+    bot = seated("manila", 0, 4, iterations=1)
+    adapter = bot.adapter
+    assert isinstance(adapter, ManilaAdapter)
+    guide = [0.0, 10.0, -5.0, 3.0]
+    steady = [g + 2.0 for g in guide]  # 2 pesos better in every sample
+    noisy = [g + d for g, d in zip(guide, [30.0, -25.0, 20.0, -21.0], strict=True)]
+    assert adapter.pick([guide, steady], 0) == 1
+    assert adapter.pick([guide, noisy], 0) == 0  # mean +1, but within the noise
+    assert adapter.pick([[g - 1.0 for g in guide], guide], 1) == 1
+
+
+def test_manila_harbour_master_launch_is_simulated_among_the_guides_best() -> None:
+    state, who = manila_position("launch")
+    bot = seated("manila", who, 4, iterations=40)
+    adapter, guide = bot.adapter, bot.guide
+    assert isinstance(adapter, ManilaAdapter) and guide is not None
+    view, legal = state.view(who), list(state.legal_actions())
+    hint = legal[guide.choose(view, legal, [])]
+    cands = adapter.flat_candidates(view, legal, hint)
+    assert hint in cands and 2 <= len(cands) <= adapter.launch_top + 1 < len(legal)
+    assert legal[bot.choose(view, legal, [])] in cands
 
 
 def test_manila_evaluation_counts_the_voyage_in_progress() -> None:
