@@ -17,6 +17,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -44,7 +45,7 @@ def main() -> None:
     probe.game, probe.seat, probe.seats, probe.options = game, 0, seats, opts
     probe.start = {"type": "start", "game": "manila", "seat": 0, "seats": seats}
     probe.on_start()
-    adapter = probe.adapter
+    adapter: Any = probe.adapter
     rng = random.Random(args.seed)
     state = game.new_game(seats, opts)
     tree_cpu = tree_n = flat_cpu = flat_n = 0.0
