@@ -23,12 +23,13 @@ through ``referee.botkit``.  Each iteration of the search:
    scaled per game (pesos, VP, points); at a cut, the adapter's
    ``cut_rank_weight`` replaces the half of the rank.
 
-Manila works differently (:class:`ManilaAdapter`): the auction and the harbour
-master's choices are left to the guide; placements are searched among the guide's
-three best spaces, its choice and passing; the other seats are played by the guide
-(an opponent model) in the tree and in the rollouts, and so is this seat in the
-rollouts, which stop at the next dice roll and are scored exactly from the dice odds
-(the expected pesos of the voyage in progress, the guide's forecast).
+Manila works differently (:class:`ManilaAdapter`): every decision is a flat paired
+simulation of a few candidates (bid limits in the auction, the harbour master's
+choices, the guide's best placements, pilots, pirates), each played on from the same
+determinizations and dice by the guide in every seat to just before the voyage's
+last roll, and scored exactly from the dice odds (the expected pesos of the voyage
+in progress, the guide's forecast); the guide's choice stands unless another
+candidate's mean margin beats it clearly.
 
 Guide: the game's heuristic bot (``bots/<game>_bot.py``) runs alongside and is
 asked for its choice at every decision; that action is expanded first, and the
@@ -161,18 +162,30 @@ class Adapter:
 class ManilaAdapter(Adapter):
     """Manila: pesos; bids grouped into a few raises; no voluntary finance.
 
-    With the guide loaded (``manila_bot``: ``Forecast``, ``ManilaBot.income`` and
-    ``spot_value``): the auction, share purchase, cargo and launch are the guide's
-    (:meth:`trust_guide`); placements are searched among the guide's ``top`` spaces
-    (:meth:`shortlist`); every other seat is played by the guide in the tree and
-    every seat in the rollouts (:meth:`model_action`), which stop at the next dice
-    roll or the next voyage.  The position is then scored (:meth:`evaluate`) as cash
+    With the guide loaded (``manila_bot``: ``Forecast``, ``ManilaBot.income``,
+    ``spot_value`` and ``hm_value``) every decision of this seat with a choice is a
+    **flat paired simulation** (:meth:`decide`): a few candidate policies, each
+    played from the same samples (one determinization of the hidden shares and one
+    dice stream per sample, common random numbers), with the guide in every seat
+    afterwards (:meth:`playout`), to just before the voyage's last roll (or the next
+    voyage, or the end).  The position is then scored (:meth:`evaluate`) as cash
     plus the expected pesos of the voyage in progress (exact dice odds of every
     punt, crews diluted by the accomplices still in hand, pilots' allowance) plus
     shares at their expected final value (a good rises about 0.45 steps per voyage;
     about 1.6 voyages are left per step the leading good still has to climb; a good
     on a punt rises now with the punt's chance to arrive), less 15 per mortgaged
-    share; the reward at the cut is the margin part alone (``cut_rank_weight`` 0).
+    share.  A candidate's worth is its mean margin over the best other seat; the
+    guide's choice is played unless another beats it by ``flat_z`` standard errors
+    of the paired differences (:meth:`pick`).  The candidates: in the auction,
+    passing and bid limits ``LIMIT_OFFSETS`` pesos around the guide's own limit
+    (:meth:`limit_bid`, the guide's raise rule); the harbour master's share and
+    cargo: every legal one; his start layouts: the guide's best ``launch_top``;
+    placements: the guide's ``top`` spaces, its choice and passing
+    (:meth:`shortlist`); pilots, boarding and delivery: every legal action.
+
+    The tree search remains for decisions the flat simulation declines (and with
+    ``flat`` off): this seat's decisions in the tree, the guide for every other
+    seat (:meth:`model_action`) and in the rollouts, cut at the next dice roll.
 
     Without the guide (``--no-guide``): every seat searched, random rollouts to the
     start of the placements or of the next voyage, scored the same way.
@@ -188,8 +201,10 @@ class ManilaAdapter(Adapter):
     """Bid limits simulated in the auction, in pesos over the guide's own limit (and
     passing)."""
     flat_cut = 2
-    """Rolls made when an auction playout stops (2: just before the last roll)."""
+    """Rolls made when a paired playout stops (2: just before the last roll)."""
     flat_z = 1.0
+    """Standard errors of the paired differences a candidate must beat the guide's
+    choice by."""
     flat_phases: tuple[str, ...] = (
         "buy",
         "leave_out",
@@ -199,13 +214,12 @@ class ManilaAdapter(Adapter):
         "board",
         "deliver",
     )
-    """Decisions besides the auction compared by the flat simulation ("place" adds
-    the placements, searched by the tree otherwise)."""
+    """Decisions besides the auction decided by the flat simulation."""
     launch_top = 4
     """Start layouts the flat simulation compares (the guide's best by its score)."""
-    """Standard errors of the paired differences a limit must beat the guide's by."""
     rollouts_per_iteration = 0.73
-    """Auction playouts that cost as much CPU as one tree iteration (``--iterations``)."""
+    """Paired playouts per ``--iterations`` unit: 153 playouts (210 iterations) are
+    290 ms of CPU (527 playouts per CPU second, ``tests/bots/manila_rate.py``)."""
     PILOT_HOPE = (1.0, 2.5)
     """Pesos a small and a large pilot are expected to gain when the evaluation is
     made before they move (the guide's own allowance)."""
