@@ -192,7 +192,7 @@ PAPER_NEEDS_MINE = True
 LONG_INDUSTRY = True
 """In a long game plan the mint, coal burner and papermill (as ``INDUSTRY`` and
 ``PAPER`` do in every game) and keep the two starting geese for research."""
-LONG_WOODCUTTERS = 2
+LONG_WOODCUTTERS = 1
 """Woodcutters next to the home in a long game (the other woods may host industry)."""
 KEEP_GEESE = False
 """In a long game keep the two starting geese for research from the first turn."""
