@@ -238,7 +238,7 @@ FAIR_SHARE = True
 """While pacing, buy the scheduled brick only when no player has fewer bricks."""
 LONG_SLACK = 0.5
 """Bricks the wonder may lead the ``LONG_GAME`` pace by and still count as long."""
-SHAFTS = False
+SHAFTS = True
 """In a long game the research point buys new shafts instead of specialisation, and a
 mine of ours whose bag is (nearly) empty gets a new shaft: 1 iron + 1 fuel, carried from
 home, refill its bag with 3 gold and 3 iron (rulebook p14 and p16).  A mine draws one
@@ -273,6 +273,9 @@ papermill and stone factory next door (a donkey moves two steps a turn along roa
 ALL_OUT = True
 """In a long game the last donkey at home may leave too on a turn when no brick is due
 (bricks are paid from home, where one of our transporters must stand)."""
+SHAFT_GEESE_EARLY = True
+"""With ``SHAFTS`` the two starting geese are kept from bricks from the first turn on
+(also with ``SHAFT_KEEP_LATE``)."""
 FAR_STAY = True
 """In a long game a donkey carrying goods for a site two steps out stops on the way when
 the last step would be off-road: a donkey moves off-road only as its first step (p10),
@@ -283,7 +286,7 @@ SHAFT_ORDER = (D.PAPERMILL, D.COAL_BURNER, D.MINT)
 """With ``SHAFTS``, the order in which these are built."""
 STAY = "stay"
 """Marker returned by ``Planner._far_feed_step``: stop here this turn."""
-SHAFT_SITES = True
+SHAFT_SITES = False
 """With ``SHAFTS`` the papermill and coal burner may stand two steps out when no site next
 to the home is free (``_place_shaft_industry``)."""
 
@@ -657,7 +660,8 @@ class Planner:
             if owner != self.seat or kind not in FEEDS:
                 continue
             far_ok = kind == D.COAL_BURNER and FAR_COAL
-            far_ok = far_ok or (kind == D.PAPERMILL and SHAFT_SITES and self._shafts(state))
+            far_paper = kind == D.PAPERMILL and (SHAFT_SITES or FAR_PAPER)
+            far_ok = far_ok or (far_paper and self._shafts(state))
             far_ok = far_ok or (kind == D.MINT and FAR_MINT)
             if place not in near and not far_ok:
                 continue
@@ -1325,7 +1329,8 @@ class Planner:
             reserve[D.GOOSE] = max(reserve[D.GOOSE], 2)
             reserve[D.PAPER] = max(reserve[D.PAPER], 1)
         if self._shafts(state) and state.turn > SHAFT_GEESE_FROM:
-            if self._research_pending(state) and (D.MINE in own or not SHAFT_KEEP_LATE):
+            early = SHAFT_GEESE_EARLY or not SHAFT_KEEP_LATE
+            if self._research_pending(state) and (D.MINE in own or early):
                 reserve[D.GOOSE] = max(reserve[D.GOOSE], 2)
             if state.research[self.seat] >> D.NEW_SHAFTS & 1 or not SHAFT_KEEP_LATE:
                 reserve[D.IRON] = max(reserve[D.IRON], min(counts[D.IRON], 2))

@@ -28,7 +28,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from arena import load_module, play
 
+from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
+from referee.games.roads_and_boats import state as S
+
+SHAFTS = [0]
+"""New shafts built so far (counted by a wrapper around the engine's shaft handler)."""
+
+
+def _count_shafts() -> None:
+    """Wrap the engine's handler of ``Shaft`` actions so that every new shaft is counted
+    (measuring only: the handler itself runs unchanged)."""
+    original = S._HANDLERS[A.Shaft]
+
+    def counted(state: S.RBState, seat: int, action: A.Shaft) -> None:
+        SHAFTS[0] += 1
+        original(state, seat, action)
+
+    S._HANDLERS[A.Shaft] = counted
+
 
 INDUSTRY = frozenset(
     {
@@ -59,6 +77,7 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
     module = load_module(args.bot.split()[0])
+    _count_shafts()
     for item in args.set:
         name, value = item.split("=", 1)
         if not hasattr(module, name):
@@ -146,6 +165,7 @@ def main() -> None:
         + " / ".join(
             f"{carried[g] / seats:.2f} ({made[g] / seats:.2f})" for g in (D.GOLD, D.COINS, D.STOCK)
         )
+        + f"; new shafts {SHAFTS[0] / seats:.2f}"
     )
 
 
