@@ -276,6 +276,10 @@ ALL_OUT = True
 SHAFT_GEESE_EARLY = True
 """With ``SHAFTS`` the two starting geese are kept from bricks from the first turn on
 (also with ``SHAFT_KEEP_LATE``)."""
+SHAFT_FUEL = True
+"""With ``SHAFTS`` the coal burner also makes fuel for the new shaft of each dry mine."""
+SHAFT_IRON_EARLY = True
+"""With ``SHAFTS`` two iron are kept from bricks before the research too."""
 FAR_STAY = True
 """In a long game a donkey carrying goods for a site two steps out stops on the way when
 the last step would be off-road: a donkey moves off-road only as its first step (p10),
@@ -700,7 +704,8 @@ class Planner:
             rank = 0
         elif kind == D.COAL_BURNER:
             gold = avail[D.GOLD] + self._gold_coming(state)
-            if avail[D.FUEL] * 2 >= gold or gold < 2 or lying[D.FUEL]:
+            shafts = self._shaft_fuel(state)
+            if avail[D.FUEL] * 2 >= (gold if gold >= 2 else 0) + 2 * shafts or lying[D.FUEL]:
                 return None
             need[D.BOARD] = max(0, 2 - lying[D.BOARD] - lying[D.TRUNK])
             rank = 1
@@ -724,8 +729,13 @@ class Planner:
             home = state.homes[self.seat]
             at_home = state.pool(home, state.presence(self.seat).get(home, []))
             gold = at_home[D.GOLD] + self._gold_coming(state)
-            return at_home[D.FUEL] * 2 < gold
+            return at_home[D.FUEL] * 2 < gold + 2 * self._shaft_fuel(state)
         return True
+
+    def _shaft_fuel(self, state: RBState) -> int:
+        """Fuel wanted for new shafts (``SHAFT_FUEL``): one per dry mine of ours once
+        new shafts are researched."""
+        return len(self._dry_mines(state)) if SHAFT_FUEL else 0
 
     def _gold_coming(self, state: RBState) -> int:
         """Gold of ours away from home: on our transporters or loose at our mines."""
@@ -1332,6 +1342,8 @@ class Planner:
             early = SHAFT_GEESE_EARLY or not SHAFT_KEEP_LATE
             if self._research_pending(state) and (D.MINE in own or early):
                 reserve[D.GOOSE] = max(reserve[D.GOOSE], 2)
+            if SHAFT_IRON_EARLY or state.research[self.seat] >> D.NEW_SHAFTS & 1:
+                reserve[D.IRON] = max(reserve[D.IRON], min(counts[D.IRON], 2))
             if state.research[self.seat] >> D.NEW_SHAFTS & 1 or not SHAFT_KEEP_LATE:
                 reserve[D.IRON] = max(reserve[D.IRON], min(counts[D.IRON], 2))
                 reserve[D.FUEL] = max(reserve[D.FUEL], min(counts[D.FUEL], 2))
