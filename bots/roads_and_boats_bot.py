@@ -280,6 +280,8 @@ SHAFT_FUEL = True
 """With ``SHAFTS`` the coal burner also makes fuel for the new shaft of each dry mine."""
 SHAFT_IRON_EARLY = True
 """With ``SHAFTS`` two iron are kept from bricks before the research too."""
+SHAFT_PAPER_FIRST = False
+"""With ``SHAFTS`` the papermill comes before the mint and coal burner (research sooner)."""
 FAR_STAY = True
 """In a long game a donkey carrying goods for a site two steps out stops on the way when
 the last step would be off-road: a donkey moves off-road only as its first step (p10),
@@ -559,7 +561,7 @@ class Planner:
             and self._research_pending(state)
             and D.PAPERMILL not in own
         ):
-            wanted.append(D.PAPERMILL)
+            wanted.insert(0 if shafts and SHAFT_PAPER_FIRST else len(wanted), D.PAPERMILL)
         if not wanted:
             return
         woodcutters = own.count(D.WOODCUTTER)
