@@ -1,0 +1,159 @@
+"""Navegador decisions of the search bot (``bots/search_bot.py``): the rondel choice
+by paired guide playouts.
+
+At the START of its turn (the rondel choice, or the privilege card) the bot ranks the
+legal choices by the guide's own plan value (:meth:`Planner.start_value`: its turn
+and its next one, the others assumed to pass) and keeps the ``CANDIDATES`` best.
+Each candidate is then played on from a determinization of the view with the guide
+(``bots/navegador_bot.py``) in every seat, the others' real replies included, until
+this seat is back at its START ``ROUNDS`` times (or the game ends), and the position
+is scored as a margin over the best other seat (VP): the others by the guide's
+:func:`evaluate`, this seat by the value of its best next turn as the guide plans it
+(:meth:`Planner.start_value`).
+All candidates of one sample share its chance stream (the tiles revealed by
+explorations), so their differences are paired.  A candidate replaces the guide's
+choice only if its mean margin beats the guide's by ``MIN_GAIN`` VP and by ``Z``
+paired standard errors.  Every other decision (the steps inside an action) is the
+guide's, answered at once: they cost the bot no thinking time.  So are the START
+decisions once the end may come before this seat's next turn (:func:`end_near`, or
+the end triggered): the guide's end-game rules spend what scores and count money
+exactly, which a playout cut at the next turn cannot see.
+
+Only the view is used: the state is rebuilt with ``Game.determinize`` (Navegador
+hides only the future: the unseen colony tiles).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import Any
+
+from navegador_bot import LOOKAHEAD, NavegadorBot, Planner, end_near, evaluate, future_share
+
+from referee.engine import CHANCE, TERMINAL
+from referee.games.navegador.state import START, NavegadorState
+
+CANDIDATES = 4
+"""Rondel choices played out: the guide's best by its own plan value."""
+ROUNDS = 1
+"""Own START decisions a playout runs to (1: until this seat's next turn begins)."""
+MIN_GAIN = 0.5
+"""VP of mean margin a candidate must gain over the guide's choice."""
+Z = 1.0
+"""Paired standard errors the gain must also exceed (from the second sample on)."""
+MAX_STEPS = 4000
+"""Decisions after which a playout stops (a safety net; a round takes ~100)."""
+ROLLOUTS_PER_ITERATION = 0.01
+"""Playouts that cost as much CPU as one tree iteration of ``--iterations`` (1,000
+iterations, the tree's 290 ms at the default clock, give 10 playouts of about 25 ms
+of CPU each, beside the guide's own choice and the shortlist)."""
+
+
+def decide(
+    adapter: Any, view: Any, legal: list[Any], hint: Any, done: Callable[[int], bool]
+) -> Any | None:
+    """The action to play (``hint``, the guide's, except at a START decision where a
+    candidate wins the paired playouts).  ``adapter.bot`` supplies the guide, the
+    random generator and the seat; ``done(n)`` says whether the budget is spent after
+    ``n`` playouts."""
+    bot = adapter.bot
+    guide = bot.guide
+    if not isinstance(guide, NavegadorBot):
+        return None
+    if view.stage != "start" or view.to_move != bot.seat:
+        return hint
+    state: NavegadorState = adapter.determinize(view, bot.rng)
+    if state.end_seat >= 0 or end_near(state):
+        return hint  # the guide's end-game rules: spend what scores, exact money
+    candidates = shortlist(state, bot.seat, legal, hint)
+    if len(candidates) < 2:
+        return hint
+    margins = paired(state, bot.seat, candidates, bot.rng, done)
+    return candidates[pick(margins)]
+
+
+def shortlist(state: NavegadorState, seat: int, legal: list[Any], hint: Any) -> list[Any]:
+    """``hint`` first, then the other legal START choices with the best plan values
+    (:meth:`Planner.start_value` at the guide's look-ahead), ``CANDIDATES`` in all."""
+    planner = Planner(random.Random(0))
+    planner.future = future_share(state)
+    ranked = sorted(
+        (a for a in legal if a != hint),
+        key=lambda a: -planner.start_value(state, a, seat, LOOKAHEAD),
+    )
+    return [hint, *ranked[: CANDIDATES - 1]]
+
+
+def paired(
+    state: NavegadorState,
+    seat: int,
+    candidates: list[Any],
+    rng: random.Random,
+    done: Callable[[int], bool],
+) -> list[list[float]]:
+    """Margins (VP over the best other seat) of each candidate, one list per
+    candidate, sample by sample; each sample plays every candidate with one chance
+    seed.  At least one sample is played, whatever the budget."""
+    margins: list[list[float]] = [[] for _ in candidates]
+    count = 0
+    while not margins[0] or not done(count + len(candidates)):
+        seed = rng.randrange(2**31)
+        for k, action in enumerate(candidates):
+            margins[k].append(playout(state, seat, action, seed))
+        count += len(candidates)
+        if done(count):
+            break
+    return margins
+
+
+def playout(state: NavegadorState, seat: int, action: Any, seed: int) -> float:
+    """Play ``action`` in a copy of ``state``, then the guide in every seat until
+    ``seat`` is back at START ``ROUNDS`` times or the game is over; the margin (VP)
+    of ``seat`` (the value of its best next turn) over the best other seat (by
+    :func:`evaluate`), or of the final scores once the game is over."""
+    copy = state.clone()
+    copy.apply_action(action)
+    rng = random.Random(seed)
+    planner = Planner(rng)
+    starts = 0
+    for _ in range(MAX_STEPS):
+        who = copy.to_move()
+        if who == TERMINAL:
+            scores = copy.scores()
+            return float(scores[seat] - max(s for i, s in enumerate(scores) if i != seat))
+        if who == CHANCE:
+            copy.apply_chance(copy.sample_chance(rng))
+            continue
+        if who == seat and copy.stage == START:
+            starts += 1
+            if starts >= ROUNDS:
+                break
+        copy.apply_action(planner.choose(copy))
+    future = future_share(copy)
+    values = [evaluate(copy, s, future) for s in range(copy.seats)]
+    if starts >= ROUNDS:
+        # Back at START: credit the seat's best next turn as the guide plans it (where
+        # its stone now stands on the rondel is much of what the choice was about).
+        planner.future = future
+        values[seat] = max(planner.start_value(copy, a, seat) for a in copy.legal_actions())
+    return values[seat] - max(v for s, v in enumerate(values) if s != seat)
+
+
+def pick(margins: list[list[float]]) -> int:
+    """The candidate to play: the best mean margin if it beats candidate 0 (the
+    guide's choice) by ``MIN_GAIN`` VP and, with two samples or more, by ``Z``
+    standard errors of the paired differences; else 0."""
+    n = len(margins[0])
+    best, best_gain = 0, MIN_GAIN
+    for k in range(1, len(margins)):
+        diffs = [a - b for a, b in zip(margins[k], margins[0], strict=True)]
+        mean = sum(diffs) / n
+        if n > 1:
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean <= Z * math.sqrt(var / n):
+                continue
+        if mean > best_gain:
+            best, best_gain = k, mean
+    return best

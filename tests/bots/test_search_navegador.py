@@ -1,0 +1,128 @@
+"""The search bot's Navegador decisions (``bots/search_navegador.py``): paired guide
+playouts at the rondel choice, the guide everywhere else."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
+
+import search_navegador as nav
+from navegador_bot import NavegadorBot, Planner
+
+from referee.engine import CHANCE
+from referee.games.navegador import GAME
+from referee.games.navegador.state import START, NavegadorState
+
+
+def adapter(seat: int, seed: int = 0) -> Any:
+    """What ``decide`` reads of the search bot's adapter."""
+    bot = SimpleNamespace(guide=NavegadorBot(seed=seed), rng=random.Random(seed), seat=seat)
+    return SimpleNamespace(bot=bot, determinize=GAME.determinize)
+
+
+def heuristic_game(seed: int, stop: Any) -> NavegadorState:
+    """A 4-seat game played by the guide in every seat until ``stop(state)``."""
+    rng = random.Random(seed)
+    state = GAME.new_game(4)
+    planner = Planner(random.Random(seed))
+    while True:
+        who = state.to_move()
+        if who == CHANCE:
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        if stop(state):
+            return state
+        state.apply_action(planner.choose(state))
+
+
+def mid_game_start(state: NavegadorState) -> bool:
+    return state.stage == START and sum(p.turns for p in state.players) >= 12
+
+
+def test_pick_needs_the_minimum_gain_and_the_paired_error() -> None:
+    assert nav.pick([[10.0], [10.0 + nav.MIN_GAIN / 2], [9.0]]) == 0
+    assert nav.pick([[10.0], [10.0 + 2 * nav.MIN_GAIN], [11.0 + 2 * nav.MIN_GAIN]]) == 2
+    # a mean gain of 2 VP whose paired differences swing by 10 is noise
+    assert nav.pick([[0.0, 0.0, 0.0], [12.0, -8.0, 2.0]]) == 0
+    assert nav.pick([[0.0, 0.0, 0.0], [2.0, 2.5, 1.5]]) == 1
+
+
+def test_steps_inside_an_action_are_the_guides_without_thinking() -> None:
+    state = heuristic_game(3, lambda s: s.stage != START and len(s.legal_actions()) > 1)
+    seat = state.to_move()
+    legal = state.legal_actions()
+
+    def no_determinize(view: Any, rng: random.Random) -> Any:
+        raise AssertionError("a step inside an action needs no playout")
+
+    a = adapter(seat)
+    a.determinize = no_determinize
+    hint = legal[-1]
+    assert nav.decide(a, state.view(seat), legal, hint, lambda n: True) is hint
+
+
+def test_the_rondel_choice_plays_the_candidate_that_wins_its_playouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With playouts that favour the third candidate by 3 VP in every sample, that
+    candidate is played; with playouts that favour none, the guide's choice is."""
+    state = heuristic_game(5, mid_game_start)
+    seat = state.to_move()
+    legal = state.legal_actions()
+    hint = legal[0]
+    shortlist = nav.shortlist(state, seat, legal, hint)
+    assert shortlist[0] is hint and len(shortlist) == nav.CANDIDATES
+
+    def favour_third(copy: NavegadorState, s: int, action: Any, seed: int) -> float:
+        return float(seed % 7) + (3.0 if action == shortlist[2] else 0.0)
+
+    monkeypatch.setattr(nav, "playout", favour_third)
+    budget = lambda n: n >= 3 * nav.CANDIDATES  # noqa: E731
+    assert nav.decide(adapter(seat), state.view(seat), legal, hint, budget) == shortlist[2]
+    monkeypatch.setattr(nav, "playout", lambda copy, s, action, seed: float(seed % 7))
+    assert nav.decide(adapter(seat), state.view(seat), legal, hint, budget) is hint
+
+
+def test_paired_playouts_are_deterministic_and_leave_the_state_alone() -> None:
+    state = heuristic_game(8, mid_game_start)
+    seat = state.to_move()
+    legal = state.legal_actions()
+    before = state.view(seat)
+    picks = [
+        nav.decide(adapter(seat, seed=4), state.view(seat), legal, legal[0], lambda n: n >= 8)
+        for _ in range(2)
+    ]
+    assert picks[0] == picks[1] and picks[0] in legal
+    assert state.view(seat) == before
+
+
+def test_a_playout_stops_when_the_seat_is_back_at_its_rondel_choice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After the candidate the guide plays every seat (this one's steps included) and
+    the playout ends when this seat is to make its next rondel choice."""
+    state = heuristic_game(11, mid_game_start)
+    seat = state.to_move()
+    asked: list[tuple[int, int, int]] = []
+
+    class Recording(Planner):
+        def choose(self, state: NavegadorState) -> Any:
+            who = state.to_move()
+            asked.append((who, state.stage, state.players[who].turns))
+            return super().choose(state)
+
+    monkeypatch.setattr(nav, "Planner", Recording)
+    margin = nav.playout(state, seat, state.legal_actions()[0], 1)
+    assert isinstance(margin, float)
+    others = {who for who, _, _ in asked if who != seat}
+    assert others == set(range(4)) - {seat}  # every other seat had its turn
+    own = [(stage, turns) for who, stage, turns in asked if who == seat]
+    assert own and all(stage != START for stage, _ in own)  # stopped before its next choice
+    assert len({turns for _, turns in own}) == 1  # its steps of this turn only
