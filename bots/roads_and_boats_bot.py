@@ -33,21 +33,33 @@ Plan (rule-based, no search; measured against the frozen v1 in docs/bots/roads_a
 * the length of the game decides the bricks (``PACE``): a 4-seat game ends when the
   wonder holds 69 bricks or after 33 turns (one neutral brick a turn).  While the
   wonder has filled slowly enough for a game of 25 turns or more, the bot buys one
-  brick a turn only while the wonder lags a 30-turn schedule, invests the rest, and
+  brick a turn only while the wonder lags a 32-turn schedule, invests the rest, and
   its last turn comes from the schedule; among rushers (the frozen v1) it rushes too;
 * in such a long game, from turn 2: the sawmill before the first mine, a clay pit and
   a stone factory where no rock is near (``CLAY``), partial costs left on a site
   (``LONG_DROP``), and a mint, a coal burner (two steps out when only one site is
-  free, ``FAR_COAL``) and a papermill for one specialisation research point
+  free, ``FAR_COAL``; both two steps out when none is, ``FAR_MINT``) and a papermill
   (``LONG_INDUSTRY``), fed by donkeys that leave inputs on the site until a set is
-  complete (a donkey holds 2 goods, a mint set is 2 gold and 1 fuel).
+  complete (a donkey holds 2 goods, a mint set is 2 gold and 1 fuel);
+* in a long game (round 4) the research point buys new shafts (``SHAFTS``): the two
+  starting geese and two iron are kept, the papermill is planned once a mine stands
+  (two steps out when no site next door is left, ``FAR_PAPER``), and a mine of ours
+  whose bag is empty gets 1 iron + 1 fuel carried to it for a new 3/3 shaft, the
+  fuel coming from the coal burner (``SHAFT_FUEL``);
+* in a long game donkeys move with fewer wasted steps: a donkey stops one step short of
+  a site two steps out when the last step would be off-road (``FAR_STAY``), a donkey
+  home in mid-move waits there for an errand next door that needs an off-road step
+  (``NEXT_DOOR_WAIT``, ``ERRAND_WAIT``), the last donkey at home may leave on a turn
+  when no brick is due (``ALL_OUT``), and only one woodcutter stands next to the home
+  (``LONG_WOODCUTTERS``; the woods host the mint and coal burner).
 
 Off in short games (measured worse against v1, see the doc): the mint, coal burner and
 papermill (``INDUSTRY``, ``PAPER``) and partial costs left on a site
 (``DROP_AND_RETURN``).  Off everywhere: a quarry two steps away (``FAR_QUARRY``),
-donkey breeding (``BREED``).  While pacing, a seat buys a scheduled brick only
-when no player has fewer bricks (``FAIR_SHARE``).
-Not done: boats, wagons, new shafts.
+donkey breeding (``BREED``), roads to our industry (``ROADS_TO_INDUSTRY``), the
+papermill before the mint (``SHAFT_PAPER_FIRST``).  While pacing, a seat buys a
+scheduled brick only when no player has fewer bricks (``FAIR_SHARE``).
+Not done: boats, wagons, the stock exchange.
 
 Usage: ``roads_and_boats_bot.py`` (speaks protocol v1 through referee.botkit), or
 ``roads_and_boats_bot.py --evaluate GAMES [--seats N]`` to measure it in-process against
@@ -224,7 +236,7 @@ PACE = True
 leave the game long, buy one brick a turn only while the wonder is behind a schedule
 of ``SCHEDULE_TURNS`` turns and invest the rest; when it is going to be short (a field
 of rushers), buy every turn as before."""
-SCHEDULE_TURNS = 30.0
+SCHEDULE_TURNS = 32.0
 """Game length (turns) of the brick schedule while the game is long."""
 LONG_GAME = 25.0
 """Least expected total game length (turns) that counts as a long game."""

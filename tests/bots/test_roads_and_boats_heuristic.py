@@ -171,7 +171,7 @@ def test_goods_on_their_way_to_a_far_site_are_not_sent_twice() -> None:
 
 def test_self_play_paces_the_wonder_and_the_game_runs_long() -> None:
     """Seed 7000, 4 seats of the bot: every seat sees the wonder filling slowly, buys
-    one brick a turn only while it lags a 30-turn schedule, and the game runs to turn
+    one brick a turn only while it lags a 32-turn schedule, and the game runs to turn
     30 (15 turns when every seat bought bricks every turn)."""
     seen: list[bool] = []
 
@@ -208,7 +208,7 @@ def test_among_rushers_the_bot_rushes_too() -> None:
 
 def test_wonder_phase_holds_back_when_ahead_of_the_schedule(monkeypatch: Any) -> None:
     """Seed 7000, 4 seats of the bot: in a long game a seat whose goods would buy a
-    brick buys none while the wonder is on its 30-turn schedule; with ``PACE`` off
+    brick buys none while the wonder is on its 32-turn schedule; with ``PACE`` off
     the same seat in the same position buys one."""
 
     def ahead_with_goods(s: RBState) -> bool:
