@@ -265,9 +265,10 @@ def _coins(state: RBState, seat: int) -> int:
 def test_a_donkey_home_in_mid_move_waits_for_its_errand_next_door(monkeypatch: Any) -> None:
     """Seed 7008, 4 seats of the bot: a donkey of seat 0 comes home along a road in
     mid-move while an errand waits for a site next door that only an off-road step
-    reaches (a donkey steps off-road only as its first step, p10).  It stays home and
-    runs the errand next turn; without ``NEXT_DOOR_WAIT`` it stepped to a neighbour of
-    the site instead, came back and did the same again, turn after turn."""
+    reaches (a donkey takes one off-road step or two road steps, shared rules §6).
+    It stays home and runs the errand next turn; without ``NEXT_DOOR_WAIT`` it stepped
+    to a neighbour of the site instead, came back and did the same again, turn after
+    turn."""
     home_of: dict[int, int] = {}
 
     def mid_move(s: RBState) -> bool:
@@ -325,7 +326,7 @@ def test_a_mint_two_steps_out_makes_coins(monkeypatch: Any) -> None:
 def test_new_shafts_are_researched_and_refill_a_dry_mine(monkeypatch: Any) -> None:
     """Seed 7008, 4 seats of the bot: in this long game seat 0 keeps its two geese,
     builds a papermill, takes the research point for new shafts and carries 1 iron +
-    1 fuel to its empty mine for a new shaft (rulebook p14, p16).  Shafts are counted by
+    1 fuel to its empty mine for a new shaft (shared rules §7-8).  Shafts are counted by
     wrapping the engine's handler; with ``SHAFTS`` off no seat researches or builds one."""
     built: list[int] = []
     original = STATE._HANDLERS[A.Shaft]
