@@ -253,9 +253,9 @@ LONG_SLACK = 0.5
 SHAFTS = True
 """In a long game the research point buys new shafts instead of specialisation, and a
 mine of ours whose bag is (nearly) empty gets a new shaft: 1 iron + 1 fuel, carried from
-home, refill its bag with 3 gold and 3 iron (rulebook p14 and p16).  A mine draws one
+home, refill its bag with 3 gold and 3 iron (shared rules §7-8).  A mine draws one
 counter a turn, so a 3/3 bag is empty six turns after the mine is built; refilled, it
-keeps drawing for the rest of a 30-turn game.  The geese and iron are kept from bricks,
+keeps drawing for the rest of a long game.  The geese and iron are kept from bricks,
 and the papermill and coal burner are planned once a mine stands."""
 SHAFT_LOW = 1
 """A mine of ours gets its new shaft once its bag holds at most this many counters."""
@@ -296,8 +296,8 @@ SHAFT_PAPER_FIRST = False
 """With ``SHAFTS`` the papermill comes before the mint and coal burner (research sooner)."""
 FAR_STAY = True
 """In a long game a donkey carrying goods for a site two steps out stops on the way when
-the last step would be off-road: a donkey moves off-road only as its first step (p10),
-so it used to turn back home with the goods."""
+the last step would be off-road (a donkey takes one off-road step or two road steps,
+shared rules §6); it used to turn back home with the goods."""
 SHAFT_NEAR = (D.MINT, D.PAPERMILL, D.COAL_BURNER)
 """With ``SHAFTS``, which of these takes a free site next to the home first."""
 SHAFT_ORDER = (D.PAPERMILL, D.COAL_BURNER, D.MINT)
