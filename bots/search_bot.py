@@ -579,8 +579,10 @@ class PuertoRicoAdapter(Adapter):
 
 
 class NavegadorAdapter(Adapter):
-    """Navegador: VP; rollouts cut after 60 decisions and scored by the heuristic
-    bot's evaluation (VP now plus money, colonies, factories, workers, ships)."""
+    """Navegador: with the guide, the rondel choice by paired guide playouts and every
+    other decision the guide's (``bots/search_navegador.py``); without it (pure
+    search), VP, rollouts cut after 60 decisions and scored by the heuristic bot's
+    evaluation (VP now plus money, colonies, factories, workers, ships)."""
 
     scale = 6.0
     rollout_depth = 60
@@ -589,22 +591,45 @@ class NavegadorAdapter(Adapter):
 
     def __init__(self, bot: SearchBot) -> None:
         super().__init__(bot)
+        import search_navegador
         from navegador_bot import evaluate
 
         self.value = evaluate
+        self.playouts = search_navegador
+        self.rollouts_per_iteration = search_navegador.ROLLOUTS_PER_ITERATION
+
+    def decide(
+        self, view: Any, legal: list[Any], hint: Any, done: Callable[[int], bool]
+    ) -> Any | None:
+        return self.playouts.decide(self, view, legal, hint, done)
 
     def evaluate(self, state: State) -> list[float]:
         return [self.value(state, s) for s in range(state.seats)]  # type: ignore[arg-type]
 
 
 class RoadsAndBoatsAdapter(Adapter):
-    """Roads & Boats: wealth points; rollouts cut after 40 decisions and scored by
-    the engine's wealth count (goods on transporters plus wonder bricks)."""
+    """Roads & Boats: with the guide, the home, the builds and the wonder bricks by
+    paired guide playouts to the end of the game and every other decision the
+    guide's (``bots/search_roads_and_boats.py``); without it (pure search), wealth
+    points, rollouts cut after 40 decisions and scored by the engine's wealth count
+    (goods on transporters plus wonder bricks)."""
 
     scale = 15.0
     rollout_depth = 40
     guide = "roads_and_boats_bot"
     guide_margin = 0.4
+
+    def __init__(self, bot: SearchBot) -> None:
+        super().__init__(bot)
+        import search_roads_and_boats
+
+        self.playouts = search_roads_and_boats
+        self.rollouts_per_iteration = search_roads_and_boats.ROLLOUTS_PER_ITERATION
+
+    def decide(
+        self, view: Any, legal: list[Any], hint: Any, done: Callable[[int], bool]
+    ) -> Any | None:
+        return self.playouts.decide(self, view, legal, hint, done)
 
 
 ADAPTERS: dict[str, type[Adapter]] = {
