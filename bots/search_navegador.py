@@ -71,6 +71,8 @@ def decide(
     if len(candidates) < 2:
         return hint
     margins = paired(state, bot.seat, candidates, bot.rng, done)
+    if not margins[0]:
+        return hint  # not one sample fits in the budget
     return candidates[pick(margins)]
 
 
@@ -95,16 +97,15 @@ def paired(
 ) -> list[list[float]]:
     """Margins (VP over the best other seat) of each candidate, one list per
     candidate, sample by sample; each sample plays every candidate with one chance
-    seed.  At least one sample is played, whatever the budget."""
+    seed.  A sample is started only while ``done`` says it fits (none at all when
+    the budget is smaller than one sample)."""
     margins: list[list[float]] = [[] for _ in candidates]
     count = 0
-    while not margins[0] or not done(count + len(candidates)):
+    while not done(count + len(candidates)):
         seed = rng.randrange(2**31)
         for k, action in enumerate(candidates):
             margins[k].append(playout(state, seat, action, seed))
         count += len(candidates)
-        if done(count):
-            break
     return margins
 
 

@@ -126,3 +126,18 @@ def test_a_playout_stops_when_the_seat_is_back_at_its_rondel_choice(
     own = [(stage, turns) for who, stage, turns in asked if who == seat]
     assert own and all(stage != START for stage, _ in own)  # stopped before its next choice
     assert len({turns for _, turns in own}) == 1  # its steps of this turn only
+
+
+def test_a_budget_smaller_than_one_sample_plays_the_guides_choice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = heuristic_game(5, mid_game_start)
+    seat = state.to_move()
+    legal = state.legal_actions()
+
+    def no_playout(copy: NavegadorState, s: int, action: Any, seed: int) -> float:
+        raise AssertionError("no sample fits in the budget")
+
+    monkeypatch.setattr(nav, "playout", no_playout)
+    budget = lambda n: n >= nav.CANDIDATES - 1  # noqa: E731
+    assert nav.decide(adapter(seat), state.view(seat), legal, legal[-1], budget) is legal[-1]
