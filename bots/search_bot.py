@@ -69,6 +69,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 
+from paired import pick as paired_pick
+
 from referee.botkit import Bot, Clock, run
 from referee.engine import CHANCE, TERMINAL, IllegalAction, State, ranks_from_scores
 
@@ -439,17 +441,7 @@ class ManilaAdapter(Adapter):
     def pick(self, margins: list[list[float]], guide_i: int) -> int:
         """The limit to play: the best mean margin if it beats the guide's own limit
         by ``flat_z`` standard errors of the paired differences, else the guide's."""
-        n = len(margins[guide_i])
-        best, best_gain = guide_i, 0.0
-        for k, ms in enumerate(margins):
-            if k == guide_i:
-                continue
-            diffs = [a - b for a, b in zip(ms, margins[guide_i], strict=True)]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-            if mean > best_gain and mean > self.flat_z * math.sqrt(var / n):
-                best, best_gain = k, mean
-        return best
+        return paired_pick(margins, guide_i, self.flat_z)
 
     def trust_guide(self, view: Any) -> bool:
         # the auction and the harbour master's choices pay off through the placements

@@ -25,12 +25,12 @@ hides only the future: the unseen colony tiles).
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 from typing import Any
 
 from navegador_bot import LOOKAHEAD, NavegadorBot, Planner, end_near, evaluate, future_share
+from paired import pick as paired_pick
 
 from referee.engine import CHANCE, TERMINAL
 from referee.games.navegador.state import START, NavegadorState
@@ -146,15 +146,4 @@ def pick(margins: list[list[float]]) -> int:
     """The candidate to play: the best mean margin if it beats candidate 0 (the
     guide's choice) by ``MIN_GAIN`` VP and, with two samples or more, by ``Z``
     standard errors of the paired differences; else 0."""
-    n = len(margins[0])
-    best, best_gain = 0, MIN_GAIN
-    for k in range(1, len(margins)):
-        diffs = [a - b for a, b in zip(margins[k], margins[0], strict=True)]
-        mean = sum(diffs) / n
-        if n > 1:
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if mean <= Z * math.sqrt(var / n):
-                continue
-        if mean > best_gain:
-            best, best_gain = k, mean
-    return best
+    return paired_pick(margins, 0, Z, MIN_GAIN)

@@ -40,11 +40,12 @@ sample fits and the guide plays; the searched decisions there are the later ones
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 from collections.abc import Callable
 from typing import Any
+
+import paired
 
 from referee.engine import CHANCE, TERMINAL
 from referee.games.roads_and_boats import actions as A
@@ -242,19 +243,7 @@ class Playouts:
 def pick(values: list[list[float]], guide_i: int = 0) -> int:
     """Index of the candidate to play: the best mean paired gain over the guide's
     candidate if it exceeds zero and :data:`FLAT_Z` standard errors, else the guide's."""
-    n = len(values[guide_i])
-    if n == 0:
-        return guide_i
-    best, best_gain = guide_i, 0.0
-    for k, vs in enumerate(values):
-        if k == guide_i:
-            continue
-        diffs = [a - b for a, b in zip(vs, values[guide_i], strict=True)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-        if mean > best_gain and mean > FLAT_Z * math.sqrt(var / n):
-            best, best_gain = k, mean
-    return best
+    return paired.pick(values, guide_i, FLAT_Z)
 
 
 LAST: dict[str, Any] = {}
