@@ -95,16 +95,29 @@ def paired(
     rng: random.Random,
     done: Callable[[int], bool],
 ) -> list[list[float]]:
-    """Margins (VP over the best other seat) of each candidate, one list per
+    """Margins (VP over the best other seat) of the candidates, one list per
     candidate, sample by sample; each sample plays every candidate with one chance
     seed.  A sample is started only while ``done`` says it fits (none at all when
-    the budget is smaller than one sample)."""
+    the budget is smaller than one sample).  When the clock runs out inside a sample
+    it is dropped, except the first, whose candidates reached (two or more) are
+    kept: the lists are then shorter than ``candidates``, the first ones only."""
     margins: list[list[float]] = [[] for _ in candidates]
     count = 0
     while not done(count + len(candidates)):
         seed = rng.randrange(2**31)
-        for k, action in enumerate(candidates):
-            margins[k].append(playout(state, seat, action, seed))
+        row: list[float] = []
+        for action in candidates:
+            if row and done(count + len(row)):
+                break  # the clock ran out inside the sample
+            row.append(playout(state, seat, action, seed))
+        if len(row) < len(candidates):
+            if not margins[0] and len(row) >= 2:
+                del margins[len(row) :]
+                for k, value in enumerate(row):
+                    margins[k].append(value)
+            break
+        for k, value in enumerate(row):
+            margins[k].append(value)
         count += len(candidates)
     return margins
 

@@ -141,3 +141,29 @@ def test_a_budget_smaller_than_one_sample_plays_the_guides_choice(
     monkeypatch.setattr(nav, "playout", no_playout)
     budget = lambda n: n >= nav.CANDIDATES - 1  # noqa: E731
     assert nav.decide(adapter(seat), state.view(seat), legal, legal[-1], budget) is legal[-1]
+
+
+def test_a_clock_running_out_inside_a_sample_stops_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A time budget that runs out after the first sample's third playout: the three
+    candidates reached are compared, the fourth is never played."""
+    state = heuristic_game(5, mid_game_start)
+    seat = state.to_move()
+    legal = state.legal_actions()
+    played: list[Any] = []
+
+    def counting(copy: NavegadorState, s: int, action: Any, seed: int) -> float:
+        played.append(action)
+        return 5.0 if len(played) == 3 else 0.0
+
+    monkeypatch.setattr(nav, "playout", counting)
+    margins = nav.paired(
+        state,
+        seat,
+        nav.shortlist(state, seat, legal, legal[0]),
+        random.Random(1),
+        lambda n: len(played) >= 3,
+    )
+    assert len(played) == 3 and [len(m) for m in margins] == [1, 1, 1]
+    assert nav.pick(margins) == 2
