@@ -14,10 +14,13 @@ All candidates of one sample share its chance stream (the tiles revealed by
 explorations), so their differences are paired.  A candidate replaces the guide's
 choice only if its mean margin beats the guide's by ``MIN_GAIN`` VP and by ``Z``
 paired standard errors.  Every other decision (the steps inside an action) is the
-guide's, answered at once: they cost the bot no thinking time.  So are the START
-decisions once the end may come before this seat's next turn (:func:`end_near`, or
-the end triggered): the guide's end-game rules spend what scores and count money
-exactly, which a playout cut at the next turn cannot see.
+guide's, answered at once: they cost the bot no thinking time.  Once the end may
+come before this seat's next turn (:func:`end_near`, or the end triggered), the
+playouts run to the end of the game instead and score the final VP margin, plus
+``WIN_BONUS`` for finishing first: a cut at the next turn would judge money and
+plans by estimates just when the exact final score is a round or two away (with
+the cut and no end-game rule the bot hoarded money; with the guide deciding the
+end-game it won no more often than the guide).
 
 Only the view is used: the state is rebuilt with ``Game.determinize`` (Navegador
 hides only the future: the unseen colony tiles).
@@ -39,6 +42,13 @@ CANDIDATES = 4
 """Rondel choices played out: the guide's best by its own plan value."""
 ROUNDS = 1
 """Own START decisions a playout runs to (1: until this seat's next turn begins)."""
+END_PLAYOUTS = True
+"""Once the end may come before this seat's next turn (:func:`end_near`, or the end
+triggered), play the candidates to the end of the game and score the final VP
+margin (plus ``WIN_BONUS`` for finishing first); off: play the guide's choice."""
+WIN_BONUS = 5.0
+"""VP added to a playout's final margin when this seat finishes first (ties broken
+by the engine's ranks)."""
 MIN_GAIN = 0.5
 """VP of mean margin a candidate must gain over the guide's choice."""
 Z = 1.0
@@ -65,12 +75,15 @@ def decide(
     if view.stage != "start" or view.to_move != bot.seat:
         return hint
     state: NavegadorState = adapter.determinize(view, bot.rng)
+    rounds: int | None = ROUNDS
     if state.end_seat >= 0 or end_near(state):
-        return hint  # the guide's end-game rules: spend what scores, exact money
+        if not END_PLAYOUTS:
+            return hint  # the guide's end-game rules: spend what scores, exact money
+        rounds = None  # the end is near: play to it and count the final score
     candidates = shortlist(state, bot.seat, legal, hint)
     if len(candidates) < 2:
         return hint
-    margins = paired(state, bot.seat, candidates, bot.rng, done)
+    margins = paired(state, bot.seat, candidates, bot.rng, done, rounds)
     if not margins[0]:
         return hint  # not one sample fits in the budget
     return candidates[pick(margins)]
@@ -94,6 +107,7 @@ def paired(
     candidates: list[Any],
     rng: random.Random,
     done: Callable[[int], bool],
+    rounds: int | None = ROUNDS,
 ) -> list[list[float]]:
     """Margins (VP over the best other seat) of the candidates, one list per
     candidate, sample by sample; each sample plays every candidate with one chance
@@ -109,7 +123,7 @@ def paired(
         for action in candidates:
             if row and done(count + len(row)):
                 break  # the clock ran out inside the sample
-            row.append(playout(state, seat, action, seed))
+            row.append(playout(state, seat, action, seed, rounds))
         if len(row) < len(candidates):
             if not margins[0] and len(row) >= 2:
                 del margins[len(row) :]
@@ -122,7 +136,9 @@ def paired(
     return margins
 
 
-def playout(state: NavegadorState, seat: int, action: Any, seed: int) -> float:
+def playout(
+    state: NavegadorState, seat: int, action: Any, seed: int, rounds: int | None = ROUNDS
+) -> float:
     """Play ``action`` in a copy of ``state``, then the guide in every seat until
     ``seat`` is back at START ``ROUNDS`` times or the game is over; the margin (VP)
     of ``seat`` (the value of its best next turn) over the best other seat (by
@@ -136,18 +152,19 @@ def playout(state: NavegadorState, seat: int, action: Any, seed: int) -> float:
         who = copy.to_move()
         if who == TERMINAL:
             scores = copy.scores()
-            return float(scores[seat] - max(s for i, s in enumerate(scores) if i != seat))
+            margin = float(scores[seat] - max(s for i, s in enumerate(scores) if i != seat))
+            return margin + (WIN_BONUS if copy.ranks()[seat] == 1 else 0.0)
         if who == CHANCE:
             copy.apply_chance(copy.sample_chance(rng))
             continue
         if who == seat and copy.stage == START:
             starts += 1
-            if starts >= ROUNDS:
+            if rounds is not None and starts >= rounds:
                 break
         copy.apply_action(planner.choose(copy))
     future = future_share(copy)
     values = [evaluate(copy, s, future) for s in range(copy.seats)]
-    if starts >= ROUNDS:
+    if rounds is not None and starts >= rounds:
         # Back at START: credit the seat's best next turn as the guide plans it (where
         # its stone now stands on the rondel is much of what the choice was about).
         planner.future = future

@@ -14,9 +14,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
 
 import search_navegador as nav
-from navegador_bot import NavegadorBot, Planner
+from navegador_bot import NavegadorBot, Planner, end_near
 
-from referee.engine import CHANCE
+from referee.engine import CHANCE, TERMINAL
 from referee.games.navegador import GAME
 from referee.games.navegador.state import START, NavegadorState
 
@@ -80,13 +80,13 @@ def test_the_rondel_choice_plays_the_candidate_that_wins_its_playouts(
     shortlist = nav.shortlist(state, seat, legal, hint)
     assert shortlist[0] is hint and len(shortlist) == nav.CANDIDATES
 
-    def favour_third(copy: NavegadorState, s: int, action: Any, seed: int) -> float:
+    def favour_third(copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any) -> float:
         return float(seed % 7) + (3.0 if action == shortlist[2] else 0.0)
 
     monkeypatch.setattr(nav, "playout", favour_third)
     budget = lambda n: n >= 3 * nav.CANDIDATES  # noqa: E731
     assert nav.decide(adapter(seat), state.view(seat), legal, hint, budget) == shortlist[2]
-    monkeypatch.setattr(nav, "playout", lambda copy, s, action, seed: float(seed % 7))
+    monkeypatch.setattr(nav, "playout", lambda copy, s, action, seed, rounds: float(seed % 7))
     assert nav.decide(adapter(seat), state.view(seat), legal, hint, budget) is hint
 
 
@@ -135,7 +135,7 @@ def test_a_budget_smaller_than_one_sample_plays_the_guides_choice(
     seat = state.to_move()
     legal = state.legal_actions()
 
-    def no_playout(copy: NavegadorState, s: int, action: Any, seed: int) -> float:
+    def no_playout(copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any) -> float:
         raise AssertionError("no sample fits in the budget")
 
     monkeypatch.setattr(nav, "playout", no_playout)
@@ -153,7 +153,7 @@ def test_a_clock_running_out_inside_a_sample_stops_at_once(
     legal = state.legal_actions()
     played: list[Any] = []
 
-    def counting(copy: NavegadorState, s: int, action: Any, seed: int) -> float:
+    def counting(copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any) -> float:
         played.append(action)
         return 5.0 if len(played) == 3 else 0.0
 
@@ -167,3 +167,50 @@ def test_a_clock_running_out_inside_a_sample_stops_at_once(
     )
     assert len(played) == 3 and [len(m) for m in margins] == [1, 1, 1]
     assert nav.pick(margins) == 2
+
+
+def near_the_end(state: NavegadorState) -> bool:
+    return state.stage == START and state.end_seat < 0 and end_near(state)
+
+
+def test_near_the_end_the_candidates_are_played_to_the_final_score(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once the end may come before the seat's next turn, the playouts run to the end
+    of the game (``rounds`` None) instead of stopping at the next turn."""
+    state = heuristic_game(5, near_the_end)
+    seat = state.to_move()
+    legal = state.legal_actions()
+    asked: list[int | None] = []
+
+    def recording(copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any) -> float:
+        asked.append(rounds)
+        return 0.0
+
+    monkeypatch.setattr(nav, "playout", recording)
+    hint = legal[0]
+    assert nav.decide(adapter(seat), state.view(seat), legal, hint, lambda n: n >= 8) is hint
+    assert asked and set(asked) == {None}
+    monkeypatch.setattr(nav, "END_PLAYOUTS", False)
+    asked.clear()
+    assert nav.decide(adapter(seat), state.view(seat), legal, hint, lambda n: n >= 8) is hint
+    assert asked == []  # the guide's end-game rules decide
+
+
+def test_a_playout_to_the_end_scores_the_final_margin_and_the_win() -> None:
+    state = heuristic_game(5, near_the_end)
+    seat = state.to_move()
+    action = state.legal_actions()[0]
+    finished = state.clone()
+    finished.apply_action(action)
+    planner = Planner(random.Random(3))
+    rng = random.Random(3)
+    while finished.to_move() != TERMINAL:
+        if finished.to_move() == CHANCE:
+            finished.apply_chance(finished.sample_chance(rng))
+        else:
+            finished.apply_action(planner.choose(finished))
+    scores = finished.scores()
+    margin = scores[seat] - max(v for s, v in enumerate(scores) if s != seat)
+    bonus = nav.WIN_BONUS if finished.ranks()[seat] == 1 else 0.0
+    assert nav.playout(state, seat, action, 3, None) == margin + bonus
