@@ -16,9 +16,10 @@ choice only if its mean margin beats the guide's by ``MIN_GAIN`` VP and by ``Z``
 paired standard errors.  Every other decision (the steps inside an action) is the
 guide's, answered at once: they cost the bot no thinking time.  Once the end may
 come before this seat's next turn (:func:`end_near`, or the end triggered), the
-playouts run to the end of the game instead and score the final VP margin, plus
-``WIN_BONUS`` for finishing first: a cut at the next turn would judge money and
-plans by estimates just when the exact final score is a round or two away (with
+playouts run to the end of the game instead (at most ``END_ROUNDS`` of this seat's
+turns) and score the final VP margin, plus ``WIN_BONUS`` for finishing first: a cut
+at the next turn would judge money and plans by estimates just when the exact final
+score is a round or two away (with
 the cut and no end-game rule the bot hoarded money; with the guide deciding the
 end-game it won no more often than the guide).
 
@@ -46,6 +47,12 @@ END_PLAYOUTS = True
 """Once the end may come before this seat's next turn (:func:`end_near`, or the end
 triggered), play the candidates to the end of the game and score the final VP
 margin (plus ``WIN_BONUS`` for finishing first); off: play the guide's choice."""
+END_ROUNDS = 3
+"""Own START decisions an end-game playout runs to at most: ``end_near`` can hold
+several rounds before the end (Macau explored, ships near Nagasaki), and a playout of
+the whole rest of the game would overrun the move clock (a 1,006 ms move at a 540 ms
+budget was seen before this cap); one that has not ended by then is scored as a
+normal one."""
 WIN_BONUS = 5.0
 """VP added to a playout's final margin when this seat finishes first (ties broken
 by the engine's ranks)."""
@@ -79,7 +86,7 @@ def decide(
     if state.end_seat >= 0 or end_near(state):
         if not END_PLAYOUTS:
             return hint  # the guide's end-game rules: spend what scores, exact money
-        rounds = None  # the end is near: play to it and count the final score
+        rounds = END_ROUNDS  # the end is near: play to it and count the final score
     candidates = shortlist(state, bot.seat, legal, hint)
     if len(candidates) < 2:
         return hint

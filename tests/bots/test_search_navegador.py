@@ -177,7 +177,7 @@ def test_near_the_end_the_candidates_are_played_to_the_final_score(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Once the end may come before the seat's next turn, the playouts run to the end
-    of the game (``rounds`` None) instead of stopping at the next turn."""
+    of the game (``END_ROUNDS`` turns at most) instead of stopping at the next turn."""
     state = heuristic_game(5, near_the_end)
     seat = state.to_move()
     legal = state.legal_actions()
@@ -190,7 +190,7 @@ def test_near_the_end_the_candidates_are_played_to_the_final_score(
     monkeypatch.setattr(nav, "playout", recording)
     hint = legal[0]
     assert nav.decide(adapter(seat), state.view(seat), legal, hint, lambda n: n >= 8) is hint
-    assert asked and set(asked) == {None}
+    assert asked and set(asked) == {nav.END_ROUNDS}
     monkeypatch.setattr(nav, "END_PLAYOUTS", False)
     asked.clear()
     assert nav.decide(adapter(seat), state.view(seat), legal, hint, lambda n: n >= 8) is hint
