@@ -140,6 +140,29 @@ def neighbours(state: RBState, place: int) -> list[int]:
     return out
 
 
+def home_value(state: RBState, place: int) -> float:
+    """Worth of a home on land area ``place``: its hex's terrain (``HOME_TERRAIN``)
+    plus its land neighbours' (``NEIGHBOUR_VALUE``: the first, second... hex of each
+    terrain, each neighbouring hex counted once).  The search bot groups homes by it."""
+    w = state.world
+    h = w.place_hex[place]
+    score = HOME_TERRAIN.get(w.hexes[h].terrain, 1.0)
+    seen: set[int] = {h}
+    counts: dict[str, int] = {}
+    for q in neighbours(state, place):
+        j = w.place_hex[q]
+        if j in seen:
+            continue
+        seen.add(j)
+        t = w.hexes[j].terrain
+        k = counts.get(t, 0)
+        counts[t] = k + 1
+        gains = NEIGHBOUR_VALUE.get(t, ())
+        if k < len(gains):
+            score += gains[k]
+    return score
+
+
 MINES = 3
 """Most mines next to the home (each 3/3 mine is 3 gold = 30 points when carried)."""
 HOME_MINE = True
@@ -350,21 +373,7 @@ class Planner:
         w = state.world
 
         def value(action: A.Home) -> float:
-            h = w.place_hex[action.place]
-            terrain = w.hexes[h].terrain
-            score = HOME_TERRAIN.get(terrain, 1.0)
-            seen: dict[str, int] = {}
-            for q in neighbours(state, action.place):
-                j = w.place_hex[q]
-                if j == h or j in seen.values():
-                    continue
-                t = w.hexes[j].terrain
-                k = sum(1 for x in seen if x.startswith(t + "/"))
-                seen[f"{t}/{k}"] = j
-                gains = NEIGHBOUR_VALUE.get(t, ())
-                if k < len(gains):
-                    score += gains[k]
-            return score + 0.1 * len(w.area_sides[action.place])
+            return home_value(state, action.place) + 0.1 * len(w.area_sides[action.place])
 
         return max(legal, key=value)
 

@@ -87,31 +87,11 @@ def searched(view: Any, legal: list[Any], hint: Any) -> bool:
 
 
 def home_value(state: Any, guide_module: Any, place: int) -> float:
-    """The guide's own valuation of a home on land area ``place`` (its terrain and
-    its land neighbours, from the guide module's tables ``HOME_TERRAIN`` and
-    ``NEIGHBOUR_VALUE``); 0 where the guide module lacks them."""
-    terrain_value = getattr(guide_module, "HOME_TERRAIN", None)
-    neighbour_value = getattr(guide_module, "NEIGHBOUR_VALUE", None)
-    neighbours = getattr(guide_module, "neighbours", None)
-    if terrain_value is None or neighbour_value is None or neighbours is None:
-        return 0.0
-    w = state.world
-    h = w.place_hex[place]
-    score = float(terrain_value.get(w.hexes[h].terrain, 1.0))
-    seen: set[int] = {h}
-    counts: dict[str, int] = {}
-    for q in neighbours(state, place):
-        j = w.place_hex[q]
-        if j in seen:
-            continue
-        seen.add(j)
-        t = w.hexes[j].terrain
-        k = counts.get(t, 0)
-        counts[t] = k + 1
-        gains = neighbour_value.get(t, ())
-        if k < len(gains):
-            score += gains[k]
-    return score
+    """The guide's own valuation of a home on land area ``place`` (the guide
+    module's ``home_value``: its terrain and its land neighbours); 0 where the guide
+    module lacks it."""
+    value = getattr(guide_module, "home_value", None)
+    return 0.0 if value is None else float(value(state, place))
 
 
 def home_candidates(state: Any, guide_module: Any, legal: list[Any], hint: Any) -> list[Any]:
