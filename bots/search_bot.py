@@ -102,9 +102,21 @@ class Adapter:
     guide_margin: float = 0.0
     cut_rank_weight: float = 0.5
     """Weight of the rank in the reward of a cut rollout (the rest: the margin)."""
+    playouts: str | None = None
+    """Module in ``bots/`` whose ``decide(adapter, view, legal, hint, done)`` is this
+    game's :meth:`decide` and whose ``ROLLOUTS_PER_ITERATION`` its
+    :attr:`rollouts_per_iteration` (loaded with the adapter), or ``None``."""
+    rollouts_per_iteration: float = 1.0
+    """Playouts of :meth:`decide` per ``--iterations`` unit (the same CPU time)."""
 
     def __init__(self, bot: SearchBot) -> None:
         self.bot = bot
+        self.playout_module: Any = None
+        if self.playouts is not None:
+            import importlib
+
+            self.playout_module = importlib.import_module(self.playouts)
+            self.rollouts_per_iteration = self.playout_module.ROLLOUTS_PER_ITERATION
 
     def determinize(self, view: Any, rng: random.Random) -> State:
         """A full state consistent with ``view`` (hidden information from ``rng``)."""
@@ -138,9 +150,11 @@ class Adapter:
         self, view: Any, legal: list[Any], hint: Any, done: Callable[[int], bool]
     ) -> Any | None:
         """A decision-specific search that replaces the tree search here: the action
-        to play, or ``None`` to go on as usual.  ``done(n)`` says whether the budget
-        is spent after ``n`` rollouts."""
-        return None
+        to play, or ``None`` to go on as usual (the :attr:`playouts` module's, if
+        any).  ``done(n)`` says whether the budget is spent after ``n`` rollouts."""
+        if self.playout_module is None:
+            return None
+        return self.playout_module.decide(self, view, legal, hint, done)
 
     def model_action(self, state: State, seat: int) -> Any:
         """The action another ``seat`` is expected to play in ``state`` (its
@@ -581,19 +595,13 @@ class NavegadorAdapter(Adapter):
     guide = "navegador_bot"
     guide_margin = 0.4
 
+    playouts = "search_navegador"
+
     def __init__(self, bot: SearchBot) -> None:
         super().__init__(bot)
-        import search_navegador
         from navegador_bot import evaluate
 
         self.value = evaluate
-        self.playouts = search_navegador
-        self.rollouts_per_iteration = search_navegador.ROLLOUTS_PER_ITERATION
-
-    def decide(
-        self, view: Any, legal: list[Any], hint: Any, done: Callable[[int], bool]
-    ) -> Any | None:
-        return self.playouts.decide(self, view, legal, hint, done)
 
     def evaluate(self, state: State) -> list[float]:
         return [self.value(state, s) for s in range(state.seats)]  # type: ignore[arg-type]
@@ -610,18 +618,7 @@ class RoadsAndBoatsAdapter(Adapter):
     rollout_depth = 40
     guide = "roads_and_boats_bot"
     guide_margin = 0.4
-
-    def __init__(self, bot: SearchBot) -> None:
-        super().__init__(bot)
-        import search_roads_and_boats
-
-        self.playouts = search_roads_and_boats
-        self.rollouts_per_iteration = search_roads_and_boats.ROLLOUTS_PER_ITERATION
-
-    def decide(
-        self, view: Any, legal: list[Any], hint: Any, done: Callable[[int], bool]
-    ) -> Any | None:
-        return self.playouts.decide(self, view, legal, hint, done)
+    playouts = "search_roads_and_boats"
 
 
 ADAPTERS: dict[str, type[Adapter]] = {
@@ -848,8 +845,7 @@ class SearchBot(Bot):
         if self.iterations is not None:
             limit = self.iterations
             if rollouts:
-                per: float = getattr(self.adapter, "rollouts_per_iteration", 1.0)
-                limit = max(1, round(limit * per))
+                limit = max(1, round(limit * self.adapter.rollouts_per_iteration))
 
             def done(count: int) -> bool:
                 return count >= limit
