@@ -19,9 +19,8 @@ come before this seat's next turn (:func:`end_near`, or the end triggered), the
 playouts run to the end of the game instead (at most ``END_ROUNDS`` of this seat's
 turns) and score the final VP margin, plus ``WIN_BONUS`` for finishing first: a cut
 at the next turn would judge money and plans by estimates just when the exact final
-score is a round or two away (with
-the cut and no end-game rule the bot hoarded money; with the guide deciding the
-end-game it won no more often than the guide).
+score is a round or two away (with the cut and no end-game rule the bot hoarded
+money; with the guide deciding the end-game it won no more often than the guide).
 
 Only the view is used: the state is rebuilt with ``Game.determinize`` (Navegador
 hides only the future: the unseen colony tiles).
@@ -82,7 +81,7 @@ def decide(
     if view.stage != "start" or view.to_move != bot.seat:
         return hint
     state: NavegadorState = adapter.determinize(view, bot.rng)
-    rounds: int | None = ROUNDS
+    rounds = ROUNDS
     if state.end_seat >= 0 or end_near(state):
         if not END_PLAYOUTS:
             return hint  # the guide's end-game rules: spend what scores, exact money
@@ -114,7 +113,7 @@ def paired(
     candidates: list[Any],
     rng: random.Random,
     done: Callable[[int], bool],
-    rounds: int | None = ROUNDS,
+    rounds: int = ROUNDS,
 ) -> list[list[float]]:
     """Margins (VP over the best other seat) of the candidates, one list per
     candidate, sample by sample; each sample plays every candidate with one chance
@@ -144,12 +143,13 @@ def paired(
 
 
 def playout(
-    state: NavegadorState, seat: int, action: Any, seed: int, rounds: int | None = ROUNDS
+    state: NavegadorState, seat: int, action: Any, seed: int, rounds: int = ROUNDS
 ) -> float:
     """Play ``action`` in a copy of ``state``, then the guide in every seat until
-    ``seat`` is back at START ``ROUNDS`` times or the game is over; the margin (VP)
+    ``seat`` is back at START ``rounds`` times or the game is over; the margin (VP)
     of ``seat`` (the value of its best next turn) over the best other seat (by
-    :func:`evaluate`), or of the final scores once the game is over."""
+    :func:`evaluate`), or of the final scores (plus ``WIN_BONUS`` if ``seat`` ranks
+    first) once the game is over."""
     copy = state.clone()
     copy.apply_action(action)
     rng = random.Random(seed)
@@ -166,12 +166,12 @@ def playout(
             continue
         if who == seat and copy.stage == START:
             starts += 1
-            if rounds is not None and starts >= rounds:
+            if starts >= rounds:
                 break
         copy.apply_action(planner.choose(copy))
     future = future_share(copy)
     values = [evaluate(copy, s, future) for s in range(copy.seats)]
-    if rounds is not None and starts >= rounds:
+    if starts >= rounds:
         # Back at START: credit the seat's best next turn as the guide plans it (where
         # its stone now stands on the rondel is much of what the choice was about).
         planner.future = future

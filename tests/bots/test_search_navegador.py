@@ -213,4 +213,5 @@ def test_a_playout_to_the_end_scores_the_final_margin_and_the_win() -> None:
     scores = finished.scores()
     margin = scores[seat] - max(v for s, v in enumerate(scores) if s != seat)
     bonus = nav.WIN_BONUS if finished.ranks()[seat] == 1 else 0.0
-    assert nav.playout(state, seat, action, 3, None) == margin + bonus
+    # rounds beyond any game's length: the playout runs to the end
+    assert nav.playout(state, seat, action, 3, 10**6) == margin + bonus
