@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import inspect
 import math
 import random
 import shlex
@@ -66,23 +67,32 @@ class RandomBot(Bot):
         return self.rng.randrange(len(legal))
 
 
-def make_bot(spec: str) -> Bot:
-    """A fresh bot from ``"path [flags]"`` (search or heuristic bots) or ``"random"``."""
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """A fresh bot from ``"path [flags]"`` (search or heuristic bots) or ``"random"``.
+
+    ``seed`` seeds a bot that breaks ties at random (a ``seed`` parameter of its
+    class) and the random player, unless the spec gives ``--seed``: an unseeded bot
+    would draw from the operating system and make the arena unrepeatable."""
     path, *flags = shlex.split(spec)
     if path == "random":
-        return RandomBot()
+        return RandomBot(seed)
     module = load_module(path)
     if hasattr(module, "SearchBot"):
         parser = argparse.ArgumentParser()
         parser.add_argument("--iterations", type=int, default=100)
-        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--seed", type=int, default=None)
         parser.add_argument("--fraction", type=float, default=0.35)
         parser.add_argument("--max-ms", type=float, default=None)
         parser.add_argument("--no-guide", action="store_true")
         parser.add_argument("--guide-margin", type=float, default=None)
         a = parser.parse_args(flags)
         bot: Bot = module.SearchBot(
-            a.iterations, a.seed, a.fraction, a.max_ms, not a.no_guide, a.guide_margin
+            a.iterations,
+            seed if a.seed is None else a.seed,
+            a.fraction,
+            a.max_ms,
+            not a.no_guide,
+            a.guide_margin,
         )
         return bot
     classes = [
@@ -92,7 +102,10 @@ def make_bot(spec: str) -> Bot:
     ]
     assert classes, f"no Bot subclass in {path}"
     cls: Any = classes[0]
-    made: Bot = cls(cautious=True) if "--cautious" in flags else cls()
+    kwargs: dict[str, Any] = {"cautious": True} if "--cautious" in flags else {}
+    if "seed" in inspect.signature(cls).parameters:
+        kwargs["seed"] = int(flags[flags.index("--seed") + 1]) if "--seed" in flags else seed
+    made: Bot = cls(**kwargs)
     return made
 
 
@@ -128,13 +141,14 @@ def play(
     options: dict[str, Any] | None = None,
     max_plies: int = 100_000,
 ) -> tuple[Any, list[float]]:
-    """One game with ``specs[seat]`` in each seat; returns the final state and the
-    seconds each seat spent choosing.  Raises ``RuntimeError`` on an illegal index
+    """One game with ``specs[seat]`` in each seat (a bot in seat ``s`` seeded with
+    ``seed * 16 + s``); returns the final state and the seconds each seat spent
+    choosing.  Raises ``RuntimeError`` on an illegal index
     or when ``max_plies`` is exceeded."""
     game = get_game(game_name)
     seats = len(specs)
     opts = game.parse_options(options or {})
-    bots = [make_bot(s) for s in specs]
+    bots = [make_bot(spec, seed * 16 + seat) for seat, spec in enumerate(specs)]
     for seat, bot in enumerate(bots):
         bot.game, bot.seat, bot.seats, bot.options = game, seat, seats, opts
         bot.start = {"type": "start", "game": game_name, "seat": seat, "seats": seats}
