@@ -37,11 +37,11 @@ only on clearly profitable spaces).  Speaks protocol 1 through ``referee.botkit`
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 
 from referee.botkit import Bot, run
 from referee.games.manila import data as D

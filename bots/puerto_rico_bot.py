@@ -24,12 +24,12 @@ games, this bot in one seat (rotating) against random players, and prints the re
 
 from __future__ import annotations
 
+import os
 import random
 import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 
 from referee.botkit import Bot, run
 from referee.engine import CHANCE, TERMINAL

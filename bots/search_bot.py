@@ -58,15 +58,15 @@ Usage: search_bot.py [--iterations N] [--seed S] [--fraction F] [--max-ms MS]
 from __future__ import annotations
 
 import math
+import os
 import random
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(1, str(Path(__file__).resolve().parent))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+sys.path.insert(1, os.path.dirname(os.path.realpath(__file__)))
 
 
 from paired import pick as paired_pick
