@@ -325,6 +325,20 @@ SHAFT_NEAR = (D.MINT, D.PAPERMILL, D.COAL_BURNER)
 """With ``SHAFTS``, which of these takes a free site next to the home first."""
 SHAFT_ORDER = (D.PAPERMILL, D.COAL_BURNER, D.MINT)
 """With ``SHAFTS``, the order in which these are built."""
+SITE_GOODS = True
+"""Round 5: goods already lying on a target's site count towards its cost when the
+target list drops targets the seat cannot pay for (boards left on a mine site had made
+the mine drop out, and the starting stone then went into a road)."""
+TAKE_OWN = True
+"""Round 5: in production, a transporter of ours standing on one of our primary
+producers away from home loads its new good at once, before the other players move
+(other seats' donkeys took the trunks of a woodcutter next to their homes every turn)."""
+OUTING_STAY = True
+"""Round 5: a transporter away from home next to a far producer of ours where gold
+lies steps in, or waits there when it came along a road and may not take the off-road
+step this phase (a donkey went to the quarry on the road towards a far mine, saw the
+mine's gold, could not step in, loaded a stone and went home, every turn: the gold was
+never fetched)."""
 STAY = "stay"
 """Marker returned by ``Planner._far_feed_step``: stop here this turn."""
 SHAFT_SITES = False
@@ -457,11 +471,13 @@ class Planner:
             if t.owner == self.seat and t.place != home:
                 for g in t.cargo:
                     counts[g & D.GOOD_MASK] += 1
-        return [
-            (site, kind)
-            for site, kind in out
-            if all(counts[g] >= n or g in made for g, n in D.BUILDINGS[kind].cost)
-        ]
+        kept = []
+        for site, kind in out:
+            lying = state.pool(site, []) if SITE_GOODS and site != home else [0] * 11
+            cost = D.BUILDINGS[kind].cost
+            if all(counts[g] + lying[g] >= n or g in made for g, n in cost):
+                kept.append((site, kind))
+        return kept
 
     def _plan_clay(
         self,
@@ -862,6 +878,16 @@ class Planner:
                 and D.G[action.good] in KEEP
             ):
                 return action  # scoring goods onto our transporters before others move
+        if TAKE_OWN:
+            w = state.world
+            for action in legal:
+                if not isinstance(action, A.Take) or action.place == home:
+                    continue
+                b = state.buildings.get(w.place_hex[action.place])
+                if b is None or b[2] != self.seat or b[1] != action.place:
+                    continue
+                if D.BUILDINGS[b[0]].kind == D.PRIMARY:
+                    return action  # our producer's good onto our donkey there
         for action in legal:
             if isinstance(action, A.Produce):
                 kind = state.buildings[action.hex][0]
@@ -1132,6 +1158,12 @@ class Planner:
             return None
         if far_feed is not None:
             return far_feed
+        if OUTING_STAY and len(cargo) < D.TRANSPORTERS[t.kind].capacity:
+            fetch = self._far_pile_step(state, t, step_to)
+            if fetch == STAY:
+                return None
+            if fetch is not None and not cargo:
+                return fetch
         if not cargo and not loads:
             w = state.world
             for q in step_to:
@@ -1159,6 +1191,29 @@ class Planner:
         for a in steps:
             if dist.get(a.to, 99) < here:
                 return a
+        return None
+
+    def _far_pile_step(self, state: RBState, t: Any, step_to: dict[int, Any]) -> Any | None:
+        """For a transporter away from home with room (``OUTING_STAY``): a step to a
+        neighbouring producer of ours two steps from the home where a scoring good
+        (gold, coins, stock) lies, or ``STAY`` when only an off-road step leads there
+        and the transporter has already moved this phase (it arrived along a road: a
+        donkey's road step cannot be followed by an off-road one, shared rules §6, so
+        it waits there and steps in next turn); None otherwise."""
+        w = state.world
+        home = state.homes[self.seat]
+        near = neighbours(state, home)
+        for q in neighbours(state, t.place):
+            if q == home or q in near:
+                continue
+            b = state.buildings.get(w.place_hex[q])
+            if b is None or b[2] != self.seat or b[1] != q:
+                continue
+            if not any(g & D.GOOD_MASK in KEEP for g in state.piles.get(q, ())):
+                continue
+            if q in step_to:
+                return step_to[q]
+            return STAY
         return None
 
     def _far_feed_step(
