@@ -339,6 +339,9 @@ lies steps in, or waits there when it came along a road and may not take the off
 step this phase (a donkey went to the quarry on the road towards a far mine, saw the
 mine's gold, could not step in, loaded a stone and went home, every turn: the gold was
 never fetched)."""
+LEAVE_OTHERS = True
+"""Round 5: in a long game our donkeys do not go to fetch the goods lying on another
+player's building (its woodcutter's trunks, its mine's gold)."""
 STAY = "stay"
 """Marker returned by ``Planner._far_feed_step``: stop here this turn."""
 SHAFT_SITES = False
@@ -1337,6 +1340,10 @@ class Planner:
         """How much the loose goods at ``place`` are worth fetching: one per good,
         ``SCORING_WEIGHT`` per gold, coin or stock; the inputs lying at one of our
         secondary buildings count nothing (they wait there for the rest of a set)."""
+        if LEAVE_OTHERS and self._long_plan(state):
+            b = state.buildings.get(state.world.place_hex[place])
+            if b is not None and b[2] != self.seat and b[2] >= 0:
+                return 0  # another player's production, left to them in a long game
         keep = self._inputs_at(state, place)
         worth = 0
         for g in state.piles.get(place, ()):
