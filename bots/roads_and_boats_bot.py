@@ -342,6 +342,8 @@ never fetched)."""
 LEAVE_OTHERS = True
 """Round 5: in a long game our donkeys do not go to fetch the goods lying on another
 player's building (its woodcutter's trunks, its mine's gold)."""
+LEAVE_OTHERS_LOADS = True
+"""Round 5: nor does a donkey of ours that stands there load them (long game only)."""
 STAY = "stay"
 """Marker returned by ``Planner._far_feed_step``: stop here this turn."""
 SHAFT_SITES = False
@@ -1184,6 +1186,10 @@ class Planner:
         if loads and self._drop(state):
             sites = {site for site, _kind in self._targets(state)}
             loads = [a for a in loads if a.place not in sites]  # goods left for a build
+        if loads and LEAVE_OTHERS_LOADS and self._long_plan(state):
+            b = state.buildings.get(state.world.place_hex[t.place])
+            if b is not None and b[2] != self.seat and b[2] >= 0:
+                loads = []  # another player's production
         if loads:
             keep = self._inputs_at(state, t.place)
             loads = [a for a in loads if D.G[a.good] not in keep or a.place != t.place]
