@@ -239,7 +239,7 @@ SCORING_WEIGHT = 10
 where a donkey fetches goods from (gold lay for 20 turns beside trunk piles)."""
 MINT_TURNS = 4.0
 """Least expected turns left when gold is still taken to the mint."""
-FEEDS = (D.MINT, D.COAL_BURNER, D.PAPERMILL, D.STONE_FACTORY)
+FEEDS = (D.MINT, D.COAL_BURNER, D.PAPERMILL, D.STONE_FACTORY, D.STOCK_EXCHANGE)
 """Secondary buildings next to the home that donkeys feed with input sets."""
 LONG_PLAN = True
 """In a long game (``PACE``) the sawmill comes before the first mine, and a home
@@ -344,6 +344,16 @@ LEAVE_OTHERS = True
 player's building (its woodcutter's trunks, its mine's gold)."""
 LEAVE_OTHERS_LOADS = True
 """Round 5: nor does a donkey of ours that stands there load them (long game only)."""
+STOCK = False
+"""Round 5: a stock exchange (3 stone; 1 paper + 2 coins make 1 stock, 120 points for
+the 80 of the coins; shared rules section 8) once our mint and coal burner stand, fed
+from home with 2 coins and a paper, which the papermill then makes also after research."""
+STOCK_COINS = 2
+"""Coins of ours (at home or carried) at least when the stock exchange is planned."""
+STOCK_TURNS = 6.0
+"""Turns left at least when the stock exchange is planned."""
+STOCK_FEED_TURNS = 4.0
+"""Turns left at least when coins are carried to the stock exchange."""
 STAY = "stay"
 """Marker returned by ``Planner._far_feed_step``: stop here this turn."""
 SHAFT_SITES = False
@@ -604,6 +614,11 @@ class Planner:
             and D.PAPERMILL not in own
         ):
             wanted.insert(0 if shafts and SHAFT_PAPER_FIRST else len(wanted), D.PAPERMILL)
+        if self._stock_plan(state, own, left):
+            if D.PAPERMILL not in own and D.PAPERMILL not in wanted:
+                wanted.append(D.PAPERMILL)
+            if D.STOCK_EXCHANGE not in own:
+                wanted.append(D.STOCK_EXCHANGE)
         if not wanted:
             return
         woodcutters = own.count(D.WOODCUTTER)
@@ -638,7 +653,9 @@ class Planner:
                 out.insert(at, (spots.pop(0), kind))
             elif kind == D.MINT and far_mint and far:
                 out.insert(at, (far.pop(0), kind))
-            elif kind == D.PAPERMILL and shafts and FAR_PAPER:
+            elif (kind == D.PAPERMILL and FAR_PAPER and (shafts or STOCK)) or (
+                kind == D.STOCK_EXCHANGE
+            ):
                 used = {q for q, _k in out}
                 spare = [q for q in self._far_spare_sites(state) if q not in used]
                 if not spare:
@@ -680,6 +697,36 @@ class Planner:
                 out.insert(at, (where[kind], kind))
                 at += 1
 
+    def _stock_plan(self, state: RBState, own: list[int], left: float) -> bool:
+        """True when a stock exchange is planned (``STOCK``, a long game): our mint stands,
+        coins are made or on hand, and at least ``STOCK_TURNS`` turns are left for the
+        stock exchange, the paper and a stock to be carried home."""
+        if not STOCK or not self._long_plan(state) or D.MINT not in own or left < STOCK_TURNS:
+            return False
+        if D.COAL_BURNER not in own:
+            return False
+        coins = sum(
+            1
+            for t in state.trans.values()
+            if t.owner == self.seat
+            for g in t.cargo
+            if g & D.GOOD_MASK == D.COINS
+        )
+        home = state.homes[self.seat]
+        coins += state.pool(home, [])[D.COINS]
+        return coins >= STOCK_COINS
+
+    def _paper_wanted(self, state: RBState, avail: list[int]) -> bool:
+        """True when our stock exchange wants a paper (``avail``: goods at home): it
+        stands, and 2 coins are at home or lying on its site, and no paper is at home."""
+        if not STOCK or avail[D.PAPER]:
+            return False
+        for b in state.buildings.values():
+            if b[0] == D.STOCK_EXCHANGE and b[2] == self.seat:
+                lying = state.pool(b[1], [])
+                return avail[D.COINS] + lying[D.COINS] >= 2 and not lying[D.PAPER]
+        return False
+
     def _far_spare_sites(self, state: RBState) -> list[int]:
         """Land areas two off-road steps from the home without a building, for a
         secondary building: pastures first, then rock and woods."""
@@ -710,7 +757,7 @@ class Planner:
             far_ok = kind == D.COAL_BURNER and FAR_COAL
             far_paper = kind == D.PAPERMILL and (SHAFT_SITES or FAR_PAPER)
             far_ok = far_ok or (far_paper and self._shafts(state))
-            far_ok = far_ok or (kind == D.MINT and FAR_MINT)
+            far_ok = far_ok or (kind == D.MINT and FAR_MINT) or kind == D.STOCK_EXCHANGE
             if place not in near and not far_ok:
                 continue
             if w.place_hex[place] == w.place_hex[home]:
@@ -741,6 +788,14 @@ class Planner:
                 return None  # the coin would not be home in time
             need[D.GOLD], need[D.FUEL] = 2 - min(2, lying[D.GOLD]), 1 - min(1, lying[D.FUEL])
             rank = 0
+        elif kind == D.STOCK_EXCHANGE:
+            if self._turns_left(state) < STOCK_FEED_TURNS:
+                return None  # the stock would not be home in time
+            coins = 2 - min(2, lying[D.COINS])
+            if avail[D.COINS] < coins:
+                return None  # a set is carried only when complete (coins are worth 40)
+            need[D.COINS], need[D.PAPER] = coins, 1 - min(1, lying[D.PAPER])
+            rank = 0
         elif kind == D.STONE_FACTORY:
             if avail[D.CLAY] < 1:
                 return None
@@ -754,7 +809,8 @@ class Planner:
             need[D.BOARD] = max(0, 2 - lying[D.BOARD] - lying[D.TRUNK])
             rank = 1
         else:
-            if not self._research_pending(state) or avail[D.PAPER] or lying[D.PAPER]:
+            research = self._research_pending(state) or self._paper_wanted(state, avail)
+            if not research or avail[D.PAPER] or lying[D.PAPER]:
                 return None
             need[D.BOARD] = max(0, 2 - lying[D.BOARD] - lying[D.TRUNK])
             rank = 2
@@ -768,7 +824,8 @@ class Planner:
         if kind == D.PAPERMILL:
             home = state.homes[self.seat]
             at_home = state.pool(home, state.presence(self.seat).get(home, []))
-            return self._research_pending(state) and not at_home[D.PAPER]
+            wanted = self._research_pending(state) or self._paper_wanted(state, at_home)
+            return wanted and not at_home[D.PAPER]
         if kind == D.COAL_BURNER:
             home = state.homes[self.seat]
             at_home = state.pool(home, state.presence(self.seat).get(home, []))
