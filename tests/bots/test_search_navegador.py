@@ -80,13 +80,15 @@ def test_the_rondel_choice_plays_the_candidate_that_wins_its_playouts(
     shortlist = nav.shortlist(state, seat, legal, hint)
     assert shortlist[0] is hint and len(shortlist) == nav.CANDIDATES
 
-    def favour_third(copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any) -> float:
-        return float(seed % 7) + (3.0 if action == shortlist[2] else 0.0)
+    def favour_third(
+        copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any
+    ) -> tuple[float, bool]:
+        return float(seed % 7) + (3.0 if action == shortlist[2] else 0.0), False
 
     monkeypatch.setattr(nav, "playout", favour_third)
     budget = lambda n: n >= 3 * nav.CANDIDATES  # noqa: E731
     assert nav.decide(adapter(seat), state.view(seat), legal, hint, budget) == shortlist[2]
-    monkeypatch.setattr(nav, "playout", lambda copy, s, action, seed, rounds: float(seed % 7))
+    monkeypatch.setattr(nav, "playout", lambda copy, s, action, seed, rounds: (seed % 7, False))
     assert nav.decide(adapter(seat), state.view(seat), legal, hint, budget) is hint
 
 
@@ -119,7 +121,7 @@ def test_a_playout_stops_when_the_seat_is_back_at_its_rondel_choice(
             return super().choose(state)
 
     monkeypatch.setattr(nav, "Planner", Recording)
-    margin = nav.playout(state, seat, state.legal_actions()[0], 1)
+    margin, _ = nav.playout(state, seat, state.legal_actions()[0], 1, rounds=1)
     assert isinstance(margin, float)
     others = {who for who, _, _ in asked if who != seat}
     assert others == set(range(4)) - {seat}  # every other seat had its turn
@@ -135,7 +137,9 @@ def test_a_budget_smaller_than_one_sample_plays_the_guides_choice(
     seat = state.to_move()
     legal = state.legal_actions()
 
-    def no_playout(copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any) -> float:
+    def no_playout(
+        copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any
+    ) -> tuple[float, bool]:
         raise AssertionError("no sample fits in the budget")
 
     monkeypatch.setattr(nav, "playout", no_playout)
@@ -153,9 +157,11 @@ def test_a_clock_running_out_inside_a_sample_stops_at_once(
     legal = state.legal_actions()
     played: list[Any] = []
 
-    def counting(copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any) -> float:
+    def counting(
+        copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any
+    ) -> tuple[float, bool]:
         played.append(action)
-        return 5.0 if len(played) == 3 else 0.0
+        return (5.0 if len(played) == 3 else 0.0), False
 
     monkeypatch.setattr(nav, "playout", counting)
     margins = nav.paired(
@@ -183,9 +189,11 @@ def test_near_the_end_the_candidates_are_played_to_the_final_score(
     legal = state.legal_actions()
     asked: list[int | None] = []
 
-    def recording(copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any) -> float:
+    def recording(
+        copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any
+    ) -> tuple[float, bool]:
         asked.append(rounds)
-        return 0.0
+        return 0.0, False
 
     monkeypatch.setattr(nav, "playout", recording)
     hint = legal[0]
@@ -214,4 +222,72 @@ def test_a_playout_to_the_end_scores_the_final_margin_and_the_win() -> None:
     margin = scores[seat] - max(v for s, v in enumerate(scores) if s != seat)
     bonus = nav.WIN_BONUS if finished.ranks()[seat] == 1 else 0.0
     # rounds beyond any game's length: the playout runs to the end
-    assert nav.playout(state, seat, action, 3, 10**6) == margin + bonus
+    assert nav.playout(state, seat, action, 3, 10**6)[0] == margin + bonus
+
+
+def test_a_playout_that_draws_no_random_number_is_played_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A candidate whose playout drew no random number has its margin repeated in the
+    later samples without being played again; the others are played in each sample,
+    and the sampling stops as soon as every candidate is exact."""
+    state = heuristic_game(5, mid_game_start)
+    seat = state.to_move()
+    legal = state.legal_actions()
+    candidates = nav.shortlist(state, seat, legal, legal[0])[:3]
+    played: list[Any] = []
+
+    def second_is_random(
+        copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any
+    ) -> tuple[float, bool]:
+        played.append(action)
+        if action == candidates[1]:
+            return float(seed % 5), False
+        return 1.0, True
+
+    monkeypatch.setattr(nav, "playout", second_is_random)
+    margins = nav.paired(state, seat, candidates, random.Random(2), lambda n: n >= 7)
+    # 3 playouts in the first sample, then 1 a sample (the random one) while the
+    # sample stays below the budget of 7: samples after 3, 4 and 5 playouts
+    assert played.count(candidates[0]) == 1 and played.count(candidates[2]) == 1
+    assert played.count(candidates[1]) == 4
+    assert [len(m) for m in margins] == [4, 4, 4]
+    assert margins[0] == [1.0] * 4 and margins[2] == [1.0] * 4
+    monkeypatch.setattr(nav, "playout", lambda copy, s, action, seed, rounds: (2.0, True))
+    assert nav.paired(state, seat, candidates, random.Random(2), lambda n: n >= 7) == [[2.0]] * 3
+
+
+def test_a_playout_of_two_rounds_counts_twice_against_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The budget is in one-round playouts: 10 of them hold one sample of four
+    two-round playouts (8), not a second one; at the default ``ROUNDS`` the decision
+    passes that cost."""
+    state = heuristic_game(5, mid_game_start)
+    seat = state.to_move()
+    legal = state.legal_actions()
+    candidates = nav.shortlist(state, seat, legal, legal[0])
+    played: list[Any] = []
+
+    def random_margin(
+        copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any
+    ) -> tuple[float, bool]:
+        played.append(rounds)
+        return float(seed % 3), False
+
+    monkeypatch.setattr(nav, "playout", random_margin)
+    margins = nav.paired(state, seat, candidates, random.Random(2), lambda n: n >= 10, 2, 2)
+    assert len(played) == 4 and [len(m) for m in margins] == [1] * 4
+    played.clear()
+    nav.decide(adapter(seat), state.view(seat), legal, legal[0], lambda n: n >= 10)
+    assert played == [nav.ROUNDS] * nav.CANDIDATES and nav.ROUNDS * nav.CANDIDATES <= 10
+
+
+def test_a_playout_says_whether_its_margin_depends_on_the_seed() -> None:
+    """Same margin under every seed when the playout reports no random draw."""
+    state = heuristic_game(7, mid_game_start)
+    seat = state.to_move()
+    for action in state.legal_actions():
+        margins = {nav.playout(state, seat, action, seed) for seed in (1, 2, 3)}
+        if all(fixed for _, fixed in margins):
+            assert len({m for m, _ in margins}) == 1
