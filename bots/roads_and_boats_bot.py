@@ -259,8 +259,10 @@ PACE = True
 leave the game long, buy one brick a turn only while the wonder is behind a schedule
 of ``SCHEDULE_TURNS`` turns and invest the rest; when it is going to be short (a field
 of rushers), buy every turn as before."""
-SCHEDULE_TURNS = 32.0
-"""Game length (turns) of the brick schedule while the game is long."""
+SCHEDULE_TURNS = 34.0
+"""Game length (turns) of the brick schedule while the game is long (round 5: 34, so
+that a field of pacers plays until the 33rd neutral brick ends the game; 32 until
+round 4)."""
 LONG_GAME = 25.0
 """Least expected total game length (turns) that counts as a long game."""
 LAST_BY_SCHEDULE = True
@@ -354,6 +356,9 @@ STOCK_TURNS = 6.0
 """Turns left at least when the stock exchange is planned."""
 STOCK_FEED_TURNS = 4.0
 """Turns left at least when coins are carried to the stock exchange."""
+HOME_WOODCUTTER = True
+"""A woods home with fewer than two woods around gets a woodcutter on its own hex
+instead of the sawmill."""
 STAY = "stay"
 """Marker returned by ``Planner._far_feed_step``: stop here this turn."""
 SHAFT_SITES = False
@@ -442,7 +447,9 @@ class Planner:
             terrain = w.hexes[hh].terrain
             if terrain == D.MOUNTAIN and HOME_MINE and room:
                 home_mine.append((home, D.MINE))
-            elif terrain == D.WOODS and len(woods) + own.count(D.WOODCUTTER) < 2:
+            elif (
+                HOME_WOODCUTTER and terrain == D.WOODS and len(woods) + own.count(D.WOODCUTTER) < 2
+            ):
                 out.append((home, D.WOODCUTTER))
             elif terrain != D.DESERT or state.irrigated:
                 out.append((home, D.SAWMILL))
