@@ -359,6 +359,10 @@ STOCK_FEED_TURNS = 4.0
 HOME_WOODCUTTER = True
 """A woods home with fewer than two woods around gets a woodcutter on its own hex
 instead of the sawmill."""
+LONG_BREED = True
+"""Round 5: donkey breeding (``BREED``) in a long game.  Three donkeys carry 6 goods;
+a seat with more gold and coins than that ended with some of them at home, where they
+do not count."""
 STAY = "stay"
 """Marker returned by ``Planner._far_feed_step``: stop here this turn."""
 SHAFT_SITES = False
@@ -1061,7 +1065,9 @@ class Planner:
         """A pasture next to the home where two of our donkeys may breed next turn: no
         building, no goods, no other player's transporter; None when we are at the
         land transporter limit or the game is about to end."""
-        if not BREED or self._turns_left(state) <= BREED_TURNS:
+        long = PACE and state.seats > 1 and self._long_game(state)
+        breed = BREED or (LONG_BREED and long)
+        if not breed or self._turns_left(state) <= BREED_TURNS:
             return None
         land = sum(1 for t in state.trans.values() if t.owner == self.seat and not t.water)
         if land >= D.MAX_LAND:
