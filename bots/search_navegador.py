@@ -41,15 +41,16 @@ from paired import pick as paired_pick
 from referee.engine import CHANCE, TERMINAL
 from referee.games.navegador.state import START, NavegadorState
 
-CANDIDATES = 4
+CANDIDATES = 3
 """Rondel choices played out: the guide's best by its own plan value."""
-ROUNDS = 2
-"""Own START decisions a playout runs to (2: until this seat's turn after next
-begins).  The other seats are played by the same heuristic as the real opponents, so
-a playout foresees their replies nearly exactly (only explorations are drawn) and a
-second round is worth its cost: a playout counts as ``ROUNDS`` one-round playouts
-against the budget.  On seeds 9000-9004 (20 games) one round won 7 first places and
-two rounds 12."""
+ROUNDS = 3
+"""Own START decisions a playout runs to (3: until this seat is at its third rondel
+choice from now).  The other seats are played by the same heuristic as the real
+opponents, so a playout foresees their replies nearly exactly (only explorations are
+drawn) and a deeper playout is worth its cost: a playout counts as its rounds of
+one-round playouts against the budget, so the budget of 10 holds one sample of three
+candidates.  On seeds 9000-9004 (20 games) one round with 4 candidates won 7 first
+places, two rounds with 4 candidates 12, three rounds with 3 candidates 14."""
 END_PLAYOUTS = True
 """Once the end may come before this seat's next turn (:func:`end_near`, or the end
 triggered), play the candidates to the end of the game and score the final VP
@@ -98,8 +99,7 @@ def decide(
     candidates = shortlist(state, bot.seat, legal, hint)
     if len(candidates) < 2:
         return hint
-    cost = ROUNDS if rounds == ROUNDS else 1  # an end-game playout counts as one
-    margins = paired(state, bot.seat, candidates, bot.rng, done, rounds, cost)
+    margins = paired(state, bot.seat, candidates, bot.rng, done, rounds, rounds)
     if not margins[0]:
         return hint  # not one sample fits in the budget
     return candidates[pick(margins)]

@@ -86,7 +86,7 @@ def test_the_rondel_choice_plays_the_candidate_that_wins_its_playouts(
         return float(seed % 7) + (3.0 if action == shortlist[2] else 0.0), False
 
     monkeypatch.setattr(nav, "playout", favour_third)
-    budget = lambda n: n >= 3 * nav.CANDIDATES  # noqa: E731
+    budget = lambda n: n > 2 * nav.ROUNDS * nav.CANDIDATES  # noqa: E731
     assert nav.decide(adapter(seat), state.view(seat), legal, hint, budget) == shortlist[2]
     monkeypatch.setattr(nav, "playout", lambda copy, s, action, seed, rounds: (seed % 7, False))
     assert nav.decide(adapter(seat), state.view(seat), legal, hint, budget) is hint
@@ -98,7 +98,7 @@ def test_paired_playouts_are_deterministic_and_leave_the_state_alone() -> None:
     legal = state.legal_actions()
     before = state.view(seat)
     picks = [
-        nav.decide(adapter(seat, seed=4), state.view(seat), legal, legal[0], lambda n: n >= 8)
+        nav.decide(adapter(seat, seed=4), state.view(seat), legal, legal[0], lambda n: n >= 10)
         for _ in range(2)
     ]
     assert picks[0] == picks[1] and picks[0] in legal
@@ -152,6 +152,7 @@ def test_a_clock_running_out_inside_a_sample_stops_at_once(
 ) -> None:
     """A time budget that runs out after the first sample's third playout: the three
     candidates reached are compared, the fourth is never played."""
+    monkeypatch.setattr(nav, "CANDIDATES", 4)
     state = heuristic_game(5, mid_game_start)
     seat = state.to_move()
     legal = state.legal_actions()
@@ -197,11 +198,12 @@ def test_near_the_end_the_candidates_are_played_to_the_final_score(
 
     monkeypatch.setattr(nav, "playout", recording)
     hint = legal[0]
-    assert nav.decide(adapter(seat), state.view(seat), legal, hint, lambda n: n >= 8) is hint
+    budget = lambda n: n >= 10  # noqa: E731
+    assert nav.decide(adapter(seat), state.view(seat), legal, hint, budget) is hint
     assert asked and set(asked) == {nav.END_ROUNDS}
     monkeypatch.setattr(nav, "END_PLAYOUTS", False)
     asked.clear()
-    assert nav.decide(adapter(seat), state.view(seat), legal, hint, lambda n: n >= 8) is hint
+    assert nav.decide(adapter(seat), state.view(seat), legal, hint, budget) is hint
     assert asked == []  # the guide's end-game rules decide
 
 
@@ -257,16 +259,19 @@ def test_a_playout_that_draws_no_random_number_is_played_once(
     assert nav.paired(state, seat, candidates, random.Random(2), lambda n: n >= 7) == [[2.0]] * 3
 
 
-def test_a_playout_of_two_rounds_counts_twice_against_the_budget(
+def test_a_playout_counts_its_rounds_against_the_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The budget is in one-round playouts: 10 of them hold one sample of four
-    two-round playouts (8), not a second one; at the default ``ROUNDS`` the decision
-    passes that cost."""
+    two-round playouts (8), not a second one; at the default ``ROUNDS`` one sample of
+    the ``CANDIDATES`` fits the default budget of 10."""
     state = heuristic_game(5, mid_game_start)
     seat = state.to_move()
     legal = state.legal_actions()
+    default = nav.CANDIDATES
+    monkeypatch.setattr(nav, "CANDIDATES", 4)
     candidates = nav.shortlist(state, seat, legal, legal[0])
+    monkeypatch.setattr(nav, "CANDIDATES", default)
     played: list[Any] = []
 
     def random_margin(
