@@ -363,6 +363,9 @@ LONG_BREED = True
 """Round 5: donkey breeding (``BREED``) in a long game.  Three donkeys carry 6 goods;
 a seat with more gold and coins than that ended with some of them at home, where they
 do not count."""
+BREED_ERRANDS_FIRST = True
+"""Round 5: before the pace is known, a donkey with an errand to a mine site runs it
+before it goes to breed (``_mine_errand``)."""
 STAY = "stay"
 """Marker returned by ``Planner._far_feed_step``: stop here this turn."""
 SHAFT_SITES = False
@@ -1033,6 +1036,8 @@ class Planner:
                 for a in land:
                     t = state.trans[a.transporter]
                     if t.kind == D.DONKEY and t.place == home and self._spare_at_home(state, t):
+                        if self._mine_errand(state, t):
+                            continue
                         return a
             for a in land:
                 t = state.trans[a.transporter]
@@ -1090,6 +1095,18 @@ class Planner:
             return q
         return None
 
+    def _mine_errand(self, state: RBState, t: Any) -> bool:
+        """True when ``t`` has an errand before the pace is known while a mine away from
+        the home is one of the first two targets (``BREED_ERRANDS_FIRST``): it carries
+        goods instead of going to breed (a home without rock builds its mine in turn 1
+        with the starting stone, or the sawmill takes that stone)."""
+        if not BREED_ERRANDS_FIRST or self._long_plan(state):
+            return False
+        if self._errand(state, t) is None:
+            return False
+        home = state.homes[self.seat]
+        return any(site != home and kind == D.MINE for site, kind in self._targets(state)[:2])
+
     def _breeders(self, state: RBState, site: int | None) -> set[int]:
         """Ids of (at most two) empty donkeys of ours standing on the breeding site."""
         if site is None:
@@ -1117,6 +1134,7 @@ class Planner:
             and t.kind == D.DONKEY
             and len(self._breeders(state, site)) < 2
             and self._spare_at_home(state, t)
+            and not self._mine_errand(state, t)
         ):
             steps = {a.to: a for a in legal if isinstance(a, A.Step)}
             if site in steps:
