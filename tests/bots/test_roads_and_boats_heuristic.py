@@ -155,13 +155,16 @@ def test_mine_two_steps_from_home_is_built_and_worked() -> None:
     assert gold + iron < 6  # the bag has been drawn from
 
 
-def test_goods_on_their_way_to_a_far_site_are_not_sent_twice() -> None:
+def test_goods_on_their_way_to_a_far_site_are_not_sent_twice(monkeypatch: Any) -> None:
     """Seed 7008, 4 seats of the bot: seat 3's second and third mines stand two steps
     out.  Its errands count the boards already on their way, so the stone follows and
     the mines are built; counting only the goods on the site (round 2), two donkeys
     took boards there and waited for the stone for the rest of the game, and the seat
     ended without gold.  (Since round 4 donkeys also stop one step short of a far site,
-    ``FAR_STAY``, and this game no longer fails with ``COUNT_TRANSIT`` off.)"""
+    ``FAR_STAY``, and this game no longer fails with ``COUNT_TRANSIT`` off.  Played
+    without round 5's breeding, ``LONG_BREED``, which changes this game: seat 3 then
+    builds one mine.)"""
+    monkeypatch.setattr(BOT, "LONG_BREED", False)
     state = _play(4, 7008, [BOT.Planner(s) for s in range(4)])
     assert state.to_move() == TERMINAL
     mines = [b for b in state.buildings.values() if b[2] == 3 and b[0] == D.MINE]
@@ -345,3 +348,140 @@ def test_new_shafts_are_researched_and_refill_a_dry_mine(monkeypatch: Any) -> No
     state = _play(4, 7008, [BOT.Planner(s) for s in range(4)])
     assert not built
     assert not any(r >> D.NEW_SHAFTS & 1 for r in state.research)
+
+
+def _mines(state: RBState, seat: int) -> int:
+    """Mines of the seat."""
+    return sum(1 for b in state.buildings.values() if b[2] == seat and b[0] == D.MINE)
+
+
+def test_goods_lying_on_a_site_count_towards_its_cost(monkeypatch: Any) -> None:
+    """Seed 7018, 4 seats of the bot: in turn 1 seat 0 (a woods home) leaves boards on
+    its mine site next door.  The target list counts them (``SITE_GOODS``), the stone
+    stays home, and the mine is built.  Without it the mine dropped out of the list for
+    want of boards, the stone went into a road, and the seat made no mine and no goods
+    points."""
+    state = _play(4, 7018, [BOT.Planner(s) for s in range(4)])
+    assert _mines(state, 0) >= 1
+    assert state.goods_points()[0] >= 30
+    monkeypatch.setattr(BOT, "SITE_GOODS", False)
+    state = _play(4, 7018, [BOT.Planner(s) for s in range(4)])
+    assert _mines(state, 0) == 0
+    assert state.goods_points()[0] == 0
+
+
+def test_our_producers_good_is_taken_in_production(monkeypatch: Any) -> None:
+    """A trunk lying on our woodcutter where our donkey stands away from home is loaded
+    in the production phase, before other players' donkeys move (``TAKE_OWN``); v1 and
+    round 4 took only gold there.  (Played without breeding, which would come first
+    in this position.)"""
+    monkeypatch.setattr(BOT, "LONG_BREED", False)
+
+    def on_our_producer(s: RBState) -> bool:
+        if s.stage != PRODUCTION or s.step != "act" or s.to_move() != 0 or s.turn < 2:
+            return False
+        home = s.homes[0]
+        for t in s.trans.values():
+            b = s.buildings.get(s.world.place_hex[t.place])
+            ours = b is not None and b[2] == 0 and b[0] == D.WOODCUTTER and b[1] == t.place
+            if ours and t.owner == 0 and t.place != home and not t.cargo and not t.water:
+                return True
+        return False
+
+    state = _play(4, 7000, [BOT.Planner(s) for s in range(4)], until=on_our_producer)
+    assert state.to_move() == 0
+    donkey = next(
+        t
+        for t in state.trans.values()
+        if t.owner == 0
+        and t.place != state.homes[0]
+        and not t.cargo
+        and not t.water
+        and state.buildings.get(state.world.place_hex[t.place], [-1])[0] == D.WOODCUTTER
+    )
+    state.piles.setdefault(donkey.place, []).append(D.TRUNK)
+    legal = state.legal_actions()
+    action = legal[BOT.Planner(0).choose(state, legal)]
+    assert isinstance(action, A.Take)
+    assert action.good == D.GOODS[D.TRUNK]
+    monkeypatch.setattr(BOT, "TAKE_OWN", False)
+    action = legal[BOT.Planner(0).choose(state, legal)]
+    assert not (isinstance(action, A.Take) and action.good == D.GOODS[D.TRUNK])
+
+
+def test_goods_on_another_players_building_are_left_in_a_long_game(monkeypatch: Any) -> None:
+    """Seed 7000, 4 seats of the bot, turn 10 (a long game): goods lying on another
+    player's building are worth nothing to our donkeys' outings (``LEAVE_OTHERS``);
+    with the rule off they are worth one a good, as they still are in a short game."""
+    state = _play(4, 7000, [BOT.Planner(s) for s in range(4)], until=lambda s: s.turn >= 10)
+    planner = BOT.Planner(0)
+    assert planner._long_plan(state)
+    place = next(b[1] for b in state.buildings.values() if b[2] not in (0, -1))
+    state.piles.setdefault(place, []).extend([D.TRUNK, D.TRUNK])
+    assert planner._pile_worth(state, place) == 0
+    monkeypatch.setattr(BOT, "LEAVE_OTHERS", False)
+    assert planner._pile_worth(state, place) >= 2
+
+
+def test_a_donkey_beside_our_far_mine_with_gold_waits_there(monkeypatch: Any) -> None:
+    """Seed 7002, 4 seats of the bot, turn 13: a donkey of ours came along a road to a
+    place beside a building of ours two steps from home and may not take the off-road
+    step now (a road step cannot be followed by an off-road one, shared rules §6).  With
+    gold lying on that building it ends its move where it stands, to step in next turn
+    (``OUTING_STAY``); without the rule it moves on or loads what lies under it."""
+    found: dict[str, int] = {}
+
+    def beside_far_building(s: RBState) -> bool:
+        if s.stage != MOVEMENT or s.active < 0 or s.turn < 3:
+            return False
+        t = s.trans[s.active]
+        seat = t.owner
+        home = s.homes[seat]
+        if s.to_move() != seat or t.place == home or t.cargo or t.water:
+            return False
+        near = set(BOT.neighbours(s, home))
+        for q in BOT.neighbours(s, t.place):
+            b = s.buildings.get(s.world.place_hex[q])
+            if q != home and q not in near and b is not None and b[2] == seat and b[1] == q:
+                found["place"] = q
+                return True
+        return False
+
+    state = _play(4, 7002, [BOT.Planner(s) for s in range(4)], until=beside_far_building)
+    assert state.to_move() != TERMINAL
+    t = state.trans[state.active]
+    planner = BOT.Planner(t.owner)
+    legal = state.legal_actions()
+    steps = {a.to: a for a in legal if isinstance(a, A.Step)}
+    assert found["place"] not in steps  # only an off-road step leads there: not now
+    state.piles.setdefault(found["place"], []).append(D.GOLD)
+    assert planner._far_pile_step(state, t, steps) == BOT.STAY
+    action = legal[planner.choose(state, legal)]
+    assert not isinstance(action, A.Step | A.Load)
+    monkeypatch.setattr(BOT, "OUTING_STAY", False)
+    action = legal[planner.choose(state, legal)]
+    assert isinstance(action, A.Step | A.Load)
+
+
+def test_donkeys_breed_in_a_long_game(monkeypatch: Any) -> None:
+    """Seed 7000, 4 seats of the bot: in this long game two seats send two donkeys to a
+    free pasture next to their homes and end with five donkeys (``LONG_BREED``); with it
+    off every seat keeps its three."""
+    state = _play(4, 7000, [BOT.Planner(s) for s in range(4)])
+    donkeys = [sum(1 for t in state.trans.values() if t.owner == s) for s in range(4)]
+    assert max(donkeys) >= 5
+    monkeypatch.setattr(BOT, "LONG_BREED", False)
+    state = _play(4, 7000, [BOT.Planner(s) for s in range(4)])
+    assert all(sum(1 for t in state.trans.values() if t.owner == s) == 3 for s in range(4))
+
+
+def test_among_rushers_the_mine_goods_go_out_before_breeding(monkeypatch: Any) -> None:
+    """Seed 3000, the bot in seat 0 among v1: in turn 1 (before the pace is known) its
+    donkeys carry boards towards the mine next door instead of going to breed
+    (``BREED_ERRANDS_FIRST``), and the mine is built.  With the rule off two donkeys
+    went to breed, the starting stone went into the sawmill, and the seat made no mine."""
+    state = _play(4, 3000, _mixed(4))
+    assert _mines(state, 0) >= 1
+    monkeypatch.setattr(BOT, "BREED_ERRANDS_FIRST", False)
+    state = _play(4, 3000, _mixed(4))
+    assert _mines(state, 0) == 0
