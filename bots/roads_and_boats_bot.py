@@ -33,7 +33,7 @@ Plan (rule-based, no search; measured against the frozen v1 in docs/bots/roads_a
 * the length of the game decides the bricks (``PACE``): a 4-seat game ends when the
   wonder holds 69 bricks or after 33 turns (one neutral brick a turn).  While the
   wonder has filled slowly enough for a game of 25 turns or more, the bot buys one
-  brick a turn only while the wonder lags a 32-turn schedule, invests the rest, and
+  brick a turn only while the wonder lags a 34-turn schedule, invests the rest, and
   its last turn comes from the schedule; among rushers (the frozen v1) it rushes too;
 * in such a long game, from turn 2: the sawmill before the first mine, a clay pit and
   a stone factory where no rock is near (``CLAY``), partial costs left on a site
@@ -51,15 +51,24 @@ Plan (rule-based, no search; measured against the frozen v1 in docs/bots/roads_a
   home in mid-move waits there for an errand next door that needs an off-road step
   (``NEXT_DOOR_WAIT``, ``ERRAND_WAIT``), the last donkey at home may leave on a turn
   when no brick is due (``ALL_OUT``), and only one woodcutter stands next to the home
-  (``LONG_WOODCUTTERS``; the woods host the mint and coal burner).
+  (``LONG_WOODCUTTERS``; the woods host the mint and coal burner);
+* round 5: goods lying on a target's site count towards its cost (``SITE_GOODS``); a
+  donkey of ours on one of our producers loads its good in production (``TAKE_OWN``);
+  a donkey beside a far building of ours with gold on it steps in, or waits there
+  when it may not step off-road this phase (``OUTING_STAY``); in a long game our
+  donkeys neither fetch nor load goods lying on other players' buildings
+  (``LEAVE_OTHERS``, ``LEAVE_OTHERS_LOADS``), two donkeys breed on a free pasture next
+  to the home while the game counts as long (``LONG_BREED``; before the pace is known
+  not while a mine's goods are to be carried, ``BREED_ERRANDS_FIRST``).
 
 Off in short games (measured worse against v1, see the doc): the mint, coal burner and
 papermill (``INDUSTRY``, ``PAPER``) and partial costs left on a site
 (``DROP_AND_RETURN``).  Off everywhere: a quarry two steps away (``FAR_QUARRY``),
-donkey breeding (``BREED``), roads to our industry (``ROADS_TO_INDUSTRY``), the
-papermill before the mint (``SHAFT_PAPER_FIRST``).  While pacing, a seat buys a
+donkey breeding in a short game (``BREED``), roads to our industry
+(``ROADS_TO_INDUSTRY``), the papermill before the mint (``SHAFT_PAPER_FIRST``), the
+stock exchange (``STOCK``: no stock was made in 33-turn games).  While pacing, a seat buys a
 scheduled brick only when no player has fewer bricks (``FAIR_SHARE``).
-Not done: boats, wagons, the stock exchange.
+Not done: boats, wagons.
 
 Usage: ``roads_and_boats_bot.py`` (speaks protocol v1 through referee.botkit), or
 ``roads_and_boats_bot.py --evaluate GAMES [--seats N]`` to measure it in-process against
@@ -348,7 +357,7 @@ LEAVE_OTHERS_LOADS = True
 """Round 5: nor does a donkey of ours that stands there load them (long game only)."""
 STOCK = False
 """Round 5: a stock exchange (3 stone; 1 paper + 2 coins make 1 stock, 120 points for
-the 80 of the coins; shared rules section 8) once our mint and coal burner stand, fed
+the 80 of the coins; shared rules §4 and §10) once our mint and coal burner stand, fed
 from home with 2 coins and a paper, which the papermill then makes also after research."""
 STOCK_COINS = 2
 """Coins of ours (at home or carried) at least when the stock exchange is planned."""
