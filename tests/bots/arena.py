@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "bots"))
@@ -142,7 +144,9 @@ def play(
     max_plies: int = 100_000,
 ) -> tuple[Any, list[float]]:
     """One game with ``specs[seat]`` in each seat (a bot in seat ``s`` seeded with
-    ``seed * 16 + s``); returns the final state and the seconds each seat spent
+    ``seed * 16 + s``), each decision given the events since the seat's last one as
+    the referee sends them (``observe_action``/``observe_chance``, as plain JSON
+    objects); returns the final state and the seconds each seat spent
     choosing.  Raises ``RuntimeError`` on an illegal index
     or when ``max_plies`` is exceeded."""
     game = get_game(game_name)
@@ -156,20 +160,34 @@ def play(
     rng = random.Random(seed)
     state = game.new_game(seats, opts)
     spent = [0.0] * seats
-    for _ in range(max_plies):
+    events: list[list[Any]] = [[] for _ in range(seats)]
+    for ply in range(max_plies):
         who = state.to_move()
         if who == TERMINAL:
             return state, spent
         if who == CHANCE:
-            state.apply_chance(state.sample_chance(rng))
+            outcome = state.sample_chance(rng)
+            for viewer in range(seats):
+                seen = state.observe_chance(outcome, viewer)
+                if seen is not None:
+                    events[viewer].append({"ply": ply, "chance": msgspec.to_builtins(seen)})
+            state.apply_chance(outcome)
             continue
         legal = list(state.legal_actions())
         t0 = time.perf_counter()
-        index = bots[who].choose(state.view(who), legal, [])
+        index = bots[who].choose(state.view(who), legal, events[who])
         spent[who] += time.perf_counter() - t0
+        events[who] = []
         if not 0 <= index < len(legal):
             raise RuntimeError(f"seat {who} chose index {index} of {len(legal)}")
-        state.apply_action(legal[index])
+        action = legal[index]
+        for viewer in range(seats):
+            seen = state.observe_action(who, action, viewer)
+            if seen is not None:
+                events[viewer].append(
+                    {"ply": ply, "seat": who, "action": msgspec.to_builtins(seen)}
+                )
+        state.apply_action(action)
     raise RuntimeError(f"no end after {max_plies} plies")
 
 

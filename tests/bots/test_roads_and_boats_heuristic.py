@@ -138,10 +138,10 @@ def test_choose_leaves_the_view_unchanged() -> None:
 
 
 def test_mine_two_steps_from_home_is_built_and_worked() -> None:
-    """Seed 3006, 4 seats of the bot: seat 1 carries boards and stone two off-road
+    """Seed 3001, 4 seats of the bot: seat 1 carries boards and stone two off-road
     steps out, builds a mine there and draws from it (v1 only ever used mountains on
     or next to its home)."""
-    state = _play(4, 3006, [BOT.Planner(s) for s in range(4)])
+    state = _play(4, 3001, [BOT.Planner(s) for s in range(4)])
     assert state.to_move() == TERMINAL
     home = state.homes[1]
     near = set(BOT.neighbours(state, home))
@@ -409,18 +409,18 @@ def test_our_producers_good_is_taken_in_production(monkeypatch: Any) -> None:
     assert not (isinstance(action, A.Take) and action.good == D.GOODS[D.TRUNK])
 
 
-def test_goods_on_another_players_building_are_left_in_a_long_game(monkeypatch: Any) -> None:
-    """Seed 7000, 4 seats of the bot, turn 10 (a long game): goods lying on another
-    player's building are worth nothing to our donkeys' outings (``LEAVE_OTHERS``);
-    with the rule off they are worth one a good, as they still are in a short game."""
+def test_goods_on_other_players_buildings_are_left_only_with_leave_others(monkeypatch: Any) -> None:
+    """Seed 7000, 4 seats of the bot, turn 10 (a long game): with ``LEAVE_OTHERS`` on
+    (off by default), goods lying on another player's building are worth nothing to
+    our donkeys' outings; by default they are worth one a good, as in a short game."""
     state = _play(4, 7000, [BOT.Planner(s) for s in range(4)], until=lambda s: s.turn >= 10)
     planner = BOT.Planner(0)
     assert planner._long_plan(state)
     place = next(b[1] for b in state.buildings.values() if b[2] not in (0, -1))
     state.piles.setdefault(place, []).extend([D.TRUNK, D.TRUNK])
-    assert planner._pile_worth(state, place) == 0
-    monkeypatch.setattr(BOT, "LEAVE_OTHERS", False)
     assert planner._pile_worth(state, place) >= 2
+    monkeypatch.setattr(BOT, "LEAVE_OTHERS", True)
+    assert planner._pile_worth(state, place) == 0
 
 
 def test_a_donkey_beside_our_far_mine_with_gold_waits_there(monkeypatch: Any) -> None:
