@@ -19,8 +19,8 @@ candidate's margin is the same under every seed, so it is played once and only t
 others are sampled again.  Every other decision (the steps inside an action) is the
 guide's, answered at once: they cost the bot no thinking time.  Once the end may
 come before this seat's next turn (:func:`end_near`, or the end triggered), the
-playouts run to the end of the game instead (at most ``END_ROUNDS`` of this seat's
-turns) and score the final VP margin, plus ``WIN_BONUS`` for finishing first: a cut
+playouts run for ``END_ROUNDS`` of this seat's turns (the same as ``ROUNDS`` now; it
+mattered when the normal playouts stopped at the next turn) and score the final VP margin, plus ``WIN_BONUS`` for finishing first: a cut
 at the next turn would judge money and plans by estimates just when the exact final
 score is a round or two away (with the cut and no end-game rule the bot hoarded
 money; with the guide deciding the end-game it won no more often than the guide).
@@ -83,7 +83,7 @@ def decide(
     """The action to play (``hint``, the guide's, except at a START decision where a
     candidate wins the paired playouts).  ``adapter.bot`` supplies the guide, the
     random generator and the seat; ``done(n)`` says whether the budget is spent after
-    ``n`` playouts."""
+    ``n`` one-round playouts (a playout of ``ROUNDS`` rounds counts as ``ROUNDS``)."""
     bot = adapter.bot
     guide = bot.guide
     if not isinstance(guide, NavegadorBot):
