@@ -20,10 +20,12 @@ others are sampled again.  Every other decision (the steps inside an action) is 
 guide's, answered at once: they cost the bot no thinking time.  Once the end may
 come before this seat's next turn (:func:`end_near`, or the end triggered), the
 playouts run for ``END_ROUNDS`` of this seat's turns (the same as ``ROUNDS`` now; it
-mattered when the normal playouts stopped at the next turn) and score the final VP margin, plus ``WIN_BONUS`` for finishing first: a cut
-at the next turn would judge money and plans by estimates just when the exact final
-score is a round or two away (with the cut and no end-game rule the bot hoarded
-money; with the guide deciding the end-game it won no more often than the guide).
+mattered when the normal playouts stopped at the next turn), and any playout that
+reaches the end scores the final VP margin, plus ``WIN_BONUS`` for finishing first:
+a cut at the next turn would judge money and plans by estimates just when the exact
+final score is a round or two away (round 3: with that cut and no end-game rule the
+bot hoarded money; with the guide deciding the end-game it won no more often than
+the guide).
 
 Only the view is used: the state is rebuilt with ``Game.determinize`` (Navegador
 hides only the future: the unseen colony tiles).
