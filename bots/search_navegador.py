@@ -13,11 +13,12 @@ is scored as a margin over the best other seat (VP): the others by the guide's
 All candidates of one sample share its chance stream (the tiles revealed by
 explorations), so their differences are paired.  A candidate replaces the guide's
 choice only if its mean margin beats the guide's by ``MIN_GAIN`` VP and by ``Z``
-paired standard errors.  Most playouts draw no random number at all (about nine in
-ten measured: no exploration in the playout or in the guide's look-ahead); such a
-candidate's margin is the same under every seed, so it is played once and only the
-others are sampled again.  Every other decision (the steps inside an action) is the
-guide's, answered at once: they cost the bot no thinking time.  Once the end may
+paired standard errors.  Many playouts draw no random number at all (no
+exploration in the playout or in the guide's look-ahead: 83 of 156 one-round and
+52 of 156 three-round playouts of seat 0's shortlists in a heuristic self-play game,
+seed 7); such a candidate's margin is the same under every seed, so it is played
+once and only the others are sampled again.  Every other decision (the steps inside
+an action) is the guide's, answered at once: they cost the bot no thinking time.  Once the end may
 come before this seat's next turn (:func:`end_near`, or the end triggered), the
 playouts run for ``END_ROUNDS`` of this seat's turns (the same as ``ROUNDS`` now; it
 mattered when the normal playouts stopped at the next turn), and any playout that

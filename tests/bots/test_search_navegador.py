@@ -289,10 +289,13 @@ def test_a_playout_counts_its_rounds_against_the_budget(
 
 
 def test_a_playout_says_whether_its_margin_depends_on_the_seed() -> None:
-    """Same margin under every seed when the playout reports no random draw."""
+    """Mid-game (seed 7, 12 turns played) a one-round playout explores and says so;
+    later in that game (90 turns) none does, and each margin is the same under every
+    seed."""
     state = heuristic_game(7, mid_game_start)
-    seat = state.to_move()
-    for action in state.legal_actions():
-        margins = {nav.playout(state, seat, action, seed) for seed in (1, 2, 3)}
-        if all(fixed for _, fixed in margins):
-            assert len({m for m, _ in margins}) == 1
+    assert not nav.playout(state, state.to_move(), state.legal_actions()[0], 1, rounds=1)[1]
+    late = heuristic_game(7, lambda s: s.stage == START and sum(p.turns for p in s.players) >= 90)
+    seat = late.to_move()
+    for action in late.legal_actions():
+        margins = {nav.playout(late, seat, action, seed, rounds=1) for seed in (1, 2, 3)}
+        assert len(margins) == 1 and margins.pop()[1]
