@@ -18,9 +18,9 @@ exploration in the playout or in the guide's look-ahead: 83 of 156 one-round and
 52 of 156 three-round playouts of seat 0's shortlists in a heuristic self-play game,
 seed 7); such a candidate's margin is the same under every seed, so it is played
 once and only the others are sampled again.  Every other decision (the steps inside
-an action) is the guide's, answered at once: they cost the bot no thinking time.  Once the end may
-come before this seat's next turn (:func:`end_near`, or the end triggered), the
-playouts run for ``END_ROUNDS`` of this seat's turns (the same as ``ROUNDS`` now; it
+an action) is the guide's, answered at once: they cost the bot no thinking time.
+Once the end may come before this seat's next turn (:func:`end_near`, or the end
+triggered), the playouts run for ``END_ROUNDS`` of this seat's turns (the same as ``ROUNDS`` now; it
 mattered when the normal playouts stopped at the next turn), and any playout that
 reaches the end scores the final VP margin, plus ``WIN_BONUS`` for finishing first:
 a cut at the next turn would judge money and plans by estimates just when the exact
