@@ -140,7 +140,8 @@ def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> lis
 
     ``python``/``python3`` as the program mean the referee's own interpreter (so bots
     can import the ``referee`` package); arguments that name existing files relative
-    to ``base_dir`` become absolute, since a bot runs in its own working directory.
+    to ``base_dir`` become absolute (symlinks kept as they are), since a bot runs in
+    its own working directory.
     Raises :class:`BotCommandError` if the command is empty or the program is not found.
     """
     try:
@@ -156,7 +157,11 @@ def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> lis
     for i, arg in enumerate(argv):
         candidate = base / arg
         if not os.path.isabs(arg) and ("/" in arg or i == 0) and candidate.exists():
-            arg = str(candidate.resolve())
+            # Absolute, but not through symlinks: a virtual environment's
+            # ``bin/python`` is a symlink whose own path is what selects the
+            # environment (its ``pyvenv.cfg``), so resolving it would start the bare
+            # interpreter without the environment's packages.
+            arg = os.path.abspath(candidate)
         resolved.append(arg)
     program = resolved[0]
     if os.path.sep in program:

@@ -133,3 +133,22 @@ def test_startup_faults(tmp_path: Path, mode: str) -> None:
 def test_missing_program_is_a_startup_fault(tmp_path: Path) -> None:
     out = play([BotSpec("ghost", ["/nonexistent/bot"]), zoo("ok")], tmp_path)
     assert out.verdicts == ["startup", "ok"]
+
+
+def test_relative_program_keeps_its_symlink(tmp_path: Path) -> None:
+    """A relative program path becomes absolute without resolving symlinks: a virtual
+    environment's ``bin/python`` is a symlink, and only its own path selects the
+    environment (``.venv/bin/python bot.py`` once started the bare interpreter, and
+    the bot failed to import its packages)."""
+    from referee.bot import resolve_command
+
+    target = tmp_path / "interpreter"
+    target.write_text("#!/bin/sh\n")
+    target.chmod(0o755)
+    (tmp_path / "env" / "bin").mkdir(parents=True)
+    (tmp_path / "env" / "bin" / "python").symlink_to(target)
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "bot.py").write_text("")
+    argv = resolve_command("env/bin/python bots/bot.py --flag", tmp_path)
+    program, script = str(tmp_path / "env" / "bin" / "python"), str(tmp_path / "bots" / "bot.py")
+    assert argv == [program, script, "--flag"]
