@@ -102,7 +102,7 @@ def decide(
     candidates = shortlist(state, bot.seat, legal, hint)
     if len(candidates) < 2:
         return hint
-    margins = paired(state, bot.seat, candidates, bot.rng, done, rounds, rounds)
+    margins = paired(state, bot.seat, candidates, bot.rng, done, rounds)
     if not margins[0]:
         return hint  # not one sample fits in the budget
     return candidates[pick(margins)]
@@ -127,7 +127,6 @@ def paired(
     rng: random.Random,
     done: Callable[[int], bool],
     rounds: int = ROUNDS,
-    cost: int = 1,
 ) -> list[list[float]]:
     """Margins (VP over the best other seat) of the candidates, one list per
     candidate, sample by sample; each sample plays every candidate with one chance
@@ -135,8 +134,8 @@ def paired(
     playout or in the guide's look-ahead) has the same margin under every seed: it
     is played once and its margin repeated in the later samples, which then only
     cost the playouts of the others (none at all once every candidate is exact).
-    ``done(n)`` is asked with ``n`` the playouts actually run, each counted as
-    ``cost`` (its rounds: the budget is in one-round playouts); a sample is started
+    ``done(n)`` is asked with ``n`` the playouts actually run, each counted as its
+    ``rounds`` (the budget is in one-round playouts); a sample is started
     only while it says the sample fits (none at all when the budget is smaller than
     one).  When the clock runs out inside a sample it is dropped, except the first,
     whose candidates reached (two or more) are kept: the lists are then shorter than
@@ -146,7 +145,7 @@ def paired(
     count = 0
     while True:
         todo = sum(1 for value in exact if value is None)
-        if (margins[0] and not todo) or done(count + todo * cost):
+        if (margins[0] and not todo) or done(count + todo * rounds):
             break
         seed = rng.randrange(2**31)
         row: list[float] = []
@@ -156,7 +155,7 @@ def paired(
             if known is not None:
                 row.append(known)
                 continue
-            if row and done(count + run * cost):
+            if row and done(count + run * rounds):
                 break  # the clock ran out inside the sample
             margin, fixed = playout(state, seat, action, seed, rounds)
             run += 1
@@ -171,7 +170,7 @@ def paired(
             break
         for k, value in enumerate(row):
             margins[k].append(value)
-        count += run * cost
+        count += run * rounds
     return margins
 
 

@@ -171,6 +171,7 @@ def test_a_clock_running_out_inside_a_sample_stops_at_once(
         nav.shortlist(state, seat, legal, legal[0]),
         random.Random(1),
         lambda n: len(played) >= 3,
+        1,
     )
     assert len(played) == 3 and [len(m) for m in margins] == [1, 1, 1]
     assert nav.pick(margins) == 2
@@ -248,7 +249,7 @@ def test_a_playout_that_draws_no_random_number_is_played_once(
         return 1.0, True
 
     monkeypatch.setattr(nav, "playout", second_is_random)
-    margins = nav.paired(state, seat, candidates, random.Random(2), lambda n: n >= 7)
+    margins = nav.paired(state, seat, candidates, random.Random(2), lambda n: n >= 7, 1)
     # 3 playouts in the first sample, then 1 a sample (the random one) while the
     # sample stays below the budget of 7: samples after 3, 4 and 5 playouts
     assert played.count(candidates[0]) == 1 and played.count(candidates[2]) == 1
@@ -256,7 +257,7 @@ def test_a_playout_that_draws_no_random_number_is_played_once(
     assert [len(m) for m in margins] == [4, 4, 4]
     assert margins[0] == [1.0] * 4 and margins[2] == [1.0] * 4
     monkeypatch.setattr(nav, "playout", lambda copy, s, action, seed, rounds: (2.0, True))
-    assert nav.paired(state, seat, candidates, random.Random(2), lambda n: n >= 7) == [[2.0]] * 3
+    assert nav.paired(state, seat, candidates, random.Random(2), lambda n: n >= 7, 1) == [[2.0]] * 3
 
 
 def test_a_playout_counts_its_rounds_against_the_budget(
@@ -281,7 +282,7 @@ def test_a_playout_counts_its_rounds_against_the_budget(
         return float(seed % 3), False
 
     monkeypatch.setattr(nav, "playout", random_margin)
-    margins = nav.paired(state, seat, candidates, random.Random(2), lambda n: n >= 10, 2, 2)
+    margins = nav.paired(state, seat, candidates, random.Random(2), lambda n: n >= 10, 2)
     assert len(played) == 4 and [len(m) for m in margins] == [1] * 4
     played.clear()
     nav.decide(adapter(seat), state.view(seat), legal, legal[0], lambda n: n >= 10)
