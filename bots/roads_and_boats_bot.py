@@ -518,7 +518,7 @@ class Planner:
                     counts[g & D.GOOD_MASK] += 1
         kept = []
         for site, kind in out:
-            lying = state.pool(site, []) if SITE_GOODS and site != home else [0] * 11
+            lying = state.pool(site, []) if SITE_GOODS and site != home else [0] * D.NUM_GOODS
             cost = D.BUILDINGS[kind].cost
             if all(counts[g] + lying[g] >= n or g in made for g, n in cost):
                 kept.append((site, kind))
@@ -799,7 +799,8 @@ class Planner:
                 continue
             rank, need = wanted
             enough = all(
-                avail[g] - (reserve[g] if g == D.BOARD else 0) >= need[g] for g in range(11)
+                avail[g] - (reserve[g] if g == D.BOARD else 0) >= need[g]
+                for g in range(D.NUM_GOODS)
             )
             if enough and (best is None or rank < best[0]):
                 best = (rank, (place, need))
@@ -811,7 +812,7 @@ class Planner:
         """(rank, goods) still to bring to our secondary building ``kind`` at ``place``
         for its next input set (``avail``: goods at home), or None when it needs none;
         lower ranks are fed first."""
-        need = [0] * 11
+        need = [0] * D.NUM_GOODS
         lying = state.pool(place, [])  # in drop mode a set is completed on the site
         if kind == D.MINT:
             if self._turns_left(state) < MINT_TURNS:
@@ -948,7 +949,7 @@ class Planner:
 
     def _reserve(self, state: RBState) -> list[int]:
         """Goods at home kept back from the wonder for the next producers."""
-        need = [0] * 11
+        need = [0] * D.NUM_GOODS
         if self._turns_left(state) <= LATE_TURNS:
             return need
         for _place, kind in self._targets(state)[:RESERVE_TARGETS]:
@@ -1026,12 +1027,12 @@ class Planner:
                 if u.owner == self.seat and u.place not in (home, place):
                     for g in u.cargo:
                         have[g & D.GOOD_MASK] += 1
-            need = [0] * 11
+            need = [0] * D.NUM_GOODS
             for g, n in D.SHAFT_COST:
                 need[g] = max(0, n - have[g])
             if not any(need):
                 continue
-            if all(avail[g] >= need[g] for g in range(11)):
+            if all(avail[g] >= need[g] for g in range(D.NUM_GOODS)):
                 return place, need
         return None
 
@@ -1186,10 +1187,10 @@ class Planner:
                 if need[g] < cargo.count(g) and not (last and g in KEEP):
                     return A.Unload(D.GOODS[g], home)
             if len(cargo) < capacity:
-                for g in range(11):
+                for g in range(D.NUM_GOODS):
                     if need[g] > cargo.count(g) and g in loads:
                         return loads[g]
-            if site in steps and any(need[g] and g in cargo for g in range(11)):
+            if site in steps and any(need[g] and g in cargo for g in range(D.NUM_GOODS)):
                 return steps[site]
         for g in set(cargo):
             if not (last and g in KEEP):
@@ -1396,7 +1397,7 @@ class Planner:
         here = state.presence(self.seat)
         avail = state.pool(home, here.get(home, []))
         bit = 1 << (self.seat + D.GOOD_BITS)
-        loadable = [0] * 11
+        loadable = [0] * D.NUM_GOODS
         for g in state.piles.get(home, ()):
             if not g & bit:
                 loadable[g & D.GOOD_MASK] += 1
@@ -1414,12 +1415,14 @@ class Planner:
                     if u.owner == self.seat and u.place not in (home, site):
                         for g in u.cargo:
                             have[g & D.GOOD_MASK] += 1
-            need = [0] * 11
+            need = [0] * D.NUM_GOODS
             for g, n in cost:
                 need[g] = max(0, n - have[g])
             if not any(need):
                 continue
-            if all(avail[g] >= need[g] and loadable[g] >= min(need[g], 1) for g in range(11)):
+            if all(
+                avail[g] >= need[g] and loadable[g] >= min(need[g], 1) for g in range(D.NUM_GOODS)
+            ):
                 return site, need
             return None  # save up for this one first
         return None
@@ -1550,7 +1553,7 @@ class Planner:
         own = state.presence(self.seat).get(home, [])
         counts = state.pool(home, own)
         last = self._last_turn(state)
-        reserve = [0] * 11 if last else self._reserve(state)
+        reserve = [0] * D.NUM_GOODS if last else self._reserve(state)
         b = state.buildings.get(state.world.place_hex[home])
         if not last and b is not None and b[0] == D.SAWMILL and b[1] == home:
             reserve[D.TRUNK] = max(reserve[D.TRUNK], 3)  # boards (twice as many) next turn
@@ -1571,7 +1574,7 @@ class Planner:
         pacing = PACE and not last and state.seats > 1 and self._long_game(state)
         if pacing and (state.bricks_now or not self._behind_schedule(state)):
             return None  # a long game: one brick a turn, on the schedule
-        spendable = sum(max(0, counts[g] - reserve[g]) for g in range(11) if g not in KEEP)
+        spendable = sum(max(0, counts[g] - reserve[g]) for g in range(D.NUM_GOODS) if g not in KEEP)
         return A.BRICK if spendable >= price else None
 
 

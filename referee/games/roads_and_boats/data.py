@@ -40,7 +40,9 @@ GOODS: Final = (
 )
 """Goods by index; a good is stored as ``index | moved_mask << 4``."""
 G: Final = {name: i for i, name in enumerate(GOODS)}
-TRUNK, BOARD, PAPER, GOOSE, CLAY, STONE, FUEL, IRON, GOLD, COINS, STOCK = range(11)
+NUM_GOODS: Final = len(GOODS)
+"""Kinds of goods: the length of a per-good count list."""
+TRUNK, BOARD, PAPER, GOOSE, CLAY, STONE, FUEL, IRON, GOLD, COINS, STOCK = range(NUM_GOODS)
 GOOD_BITS: Final = 4
 GOOD_MASK: Final = 15
 

@@ -457,7 +457,7 @@ class RBState(State):
             pile.append(good)
 
     def _loose_count(self, place: int) -> list[int]:
-        counts = [0] * 11
+        counts = [0] * D.NUM_GOODS
         for g in self.piles.get(place, ()):
             counts[g & D.GOOD_MASK] += 1
         return counts
@@ -677,7 +677,7 @@ class RBState(State):
     def _consume_inputs(self, kind: int, place: int, own: list[Transporter]) -> None:
         if kind in D.WOOD_FED:
             loose = self._loose_count(place)
-            carried = [0] * 11
+            carried = [0] * D.NUM_GOODS
             for t in own:
                 for g in t.cargo:
                     carried[g & D.GOOD_MASK] += 1
@@ -1349,9 +1349,9 @@ class RBState(State):
     def _wonder_actions(self, seat: int) -> list[Any]:
         home = self.homes[seat]
         own = self._own_at(seat, home)
-        counts = self.pool(home, own) if own else [0] * 11
+        counts = self.pool(home, own) if own else [0] * D.NUM_GOODS
         if self.paying:
-            return [A.Pay(GOOD_NAMES[g]) for g in range(11) if counts[g]]
+            return [A.Pay(GOOD_NAMES[g]) for g in range(D.NUM_GOODS) if counts[g]]
         out: list[Any] = []
         if own and sum(counts) >= self.brick_price() and len(self.wonder) < D.WONDER_SLOTS:
             out.append(A.BRICK)
