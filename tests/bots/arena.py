@@ -146,9 +146,8 @@ def play(
     """One game with ``specs[seat]`` in each seat (a bot in seat ``s`` seeded with
     ``seed * 16 + s``), each decision given the events since the seat's last one as
     the referee sends them (``observe_action``/``observe_chance``, as plain JSON
-    objects); returns the final state and the seconds each seat spent
-    choosing.  Raises ``RuntimeError`` on an illegal index
-    or when ``max_plies`` is exceeded."""
+    objects); returns the final state and the seconds each seat spent choosing.
+    Raises ``RuntimeError`` on an illegal index or when ``max_plies`` is exceeded."""
     game = get_game(game_name)
     seats = len(specs)
     opts = game.parse_options(options or {})
