@@ -1291,10 +1291,8 @@ class Planner:
         if loads and self._drop(state):
             sites = {site for site, _kind in self._targets(state)}
             loads = [a for a in loads if a.place not in sites]  # goods left for a build
-        if loads and LEAVE_OTHERS_LOADS and self._long_plan(state):
-            b = state.buildings.get(state.world.place_hex[t.place])
-            if b is not None and b[2] != self.seat and b[2] >= 0:
-                loads = []  # another player's production
+        if loads and LEAVE_OTHERS_LOADS and self._spared(state, t.place):
+            loads = []  # another player's production
         if loads:
             keep = self._inputs_at(state, t.place)
             loads = [a for a in loads if D.G[a.good] not in keep or a.place != t.place]
@@ -1449,14 +1447,19 @@ class Planner:
                 best, best_score = q, score
         return best
 
+    def _spared(self, state: RBState, place: int) -> bool:
+        """Whether the goods at ``place`` lie on another player's building in a long
+        game (``_long_plan``): what ``LEAVE_OTHERS`` and ``LEAVE_OTHERS_LOADS`` leave
+        alone."""
+        b = state.buildings.get(state.world.place_hex[place])
+        return b is not None and b[2] != self.seat and b[2] >= 0 and self._long_plan(state)
+
     def _pile_worth(self, state: RBState, place: int) -> int:
         """How much the loose goods at ``place`` are worth fetching: one per good,
         ``SCORING_WEIGHT`` per gold, coin or stock; the inputs lying at one of our
         secondary buildings count nothing (they wait there for the rest of a set)."""
-        if LEAVE_OTHERS and self._long_plan(state):
-            b = state.buildings.get(state.world.place_hex[place])
-            if b is not None and b[2] != self.seat and b[2] >= 0:
-                return 0  # another player's production, left to them in a long game
+        if LEAVE_OTHERS and self._spared(state, place):
+            return 0  # another player's production, left to them in a long game
         keep = self._inputs_at(state, place)
         worth = 0
         for g in state.piles.get(place, ()):
