@@ -234,6 +234,12 @@ class _Lines(asyncio.Protocol):
         self._waiter: asyncio.Future[None] | None = None
         self._transport: asyncio.ReadTransport | None = None
         self._paused = False
+        # One deadline timer, armed lazily: a wait re-arms it only for an earlier
+        # deadline, and a timer that fires before the current deadline re-arms itself,
+        # so a reply within the deadline costs no timer at all.
+        self._deadline = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = 0.0
         self.eof = False
         self.error: BaseException | None = None
 
@@ -260,6 +266,9 @@ class _Lines(asyncio.Protocol):
         self.eof = True
         self.error = exc
         self._wake()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def _wake(self) -> None:
         if self._waiter is not None and not self._waiter.done():
@@ -288,19 +297,32 @@ class _Lines(asyncio.Protocol):
                 if self.error is not None:
                     raise self.error
                 raise asyncio.IncompleteReadError(bytes(self._buffer), None)
-            loop = self._loop
-            waiter = self._waiter = loop.create_future()
-            timer = loop.call_at(deadline, _expire, waiter)
+            self._deadline = deadline
+            if self._timer is None or self._timer_at > deadline:
+                self._arm(deadline)
+            waiter = self._waiter = self._loop.create_future()
             try:
                 await waiter
             finally:
-                timer.cancel()
                 self._waiter = None
 
+    def _arm(self, at: float) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self._loop.call_at(at, self._ring)
+        self._timer_at = at
 
-def _expire(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_exception(TimeoutError())
+    def _ring(self) -> None:
+        """The timer fired: expire the wait whose deadline it was armed for, re-arm
+        for a wait with a later deadline, or lapse when nothing waits."""
+        self._timer = None
+        waiter = self._waiter
+        if waiter is None or waiter.done():
+            return
+        if self._deadline <= self._timer_at:
+            waiter.set_exception(TimeoutError())
+        else:
+            self._arm(self._deadline)
 
 
 class _Pipes:
@@ -564,21 +586,19 @@ class BotProcess:
 
     # -- requests ----------------------------------------------------------------
 
-    async def _readline(self, deadline: float) -> bytes:
-        try:
-            return await self._pipes.stdout.readline(deadline)
-        except TimeoutError:  # an OSError, but the request's to report
-            raise
-        except asyncio.IncompleteReadError as exc:
+    def _read_failed(self, exc: BaseException) -> BotFault:
+        """The fault for a failed read of the bot's stdout (kept: every later request
+        fails with it too)."""
+        if isinstance(exc, asyncio.IncompleteReadError):
             why = "closed its output" + (" mid-line" if exc.partial else "")
             self._eof = BotFault("crash", why)
-        except _LineOverrun:
+        elif isinstance(exc, _LineOverrun):
             self._eof = BotFault(
                 "protocol", f"sent a line longer than {self.limits.max_line_bytes} bytes"
             )
-        except (ConnectionError, OSError) as exc:
+        else:
             self._eof = BotFault("crash", f"output failed: {exc}")
-        raise self._eof_fault()
+        return self._eof_fault()
 
     def _eof_fault(self) -> BotFault:
         assert self._eof is not None
@@ -624,12 +644,21 @@ class BotProcess:
             raise self._eof_fault()
         act_id = message.id if isinstance(message, Act) else None
         data = encode(message)
+        stdout = self._pipes.stdout
         start = time.perf_counter()
         deadline = self._loop.time() + timeout_s
         try:
-            await self._send(data, deadline)
-            while (reply := self._answer(await self._readline(deadline), act_id)) is None:
-                pass
+            if self._write(data):
+                await self._drain(deadline)
+            while True:
+                try:
+                    line = await stdout.readline(deadline)
+                except TimeoutError:  # an OSError, but the request's to report
+                    raise
+                except (asyncio.IncompleteReadError, _LineOverrun, OSError) as exc:
+                    raise self._read_failed(exc) from None
+                if (reply := self._answer(line, act_id)) is not None:
+                    break
         except TimeoutError:
             detail = f"no reply within {timeout_s * 1000:.0f} ms"
             if self.stats.last_ignored:
@@ -637,21 +666,28 @@ class BotProcess:
             raise BotFault("timeout", detail) from None
         return reply, (time.perf_counter() - start) * 1000.0
 
-    async def _send(self, data: bytes, deadline: float) -> None:
-        """Write ``data`` to the bot's stdin; wait for the pipe to drain only if the
-        bot is not reading (until ``deadline``, event loop time).  Raises
-        :class:`TimeoutError` at the deadline and :class:`BotFault` (``crash``) if the
-        pipe is closed."""
-        stdin = self._pipes.stdin
+    def _write(self, data: bytes) -> bool:
+        """Write ``data`` to the bot's stdin; True if part of it waits in the buffer
+        (the bot is not reading: :meth:`_drain` next).  Raises :class:`BotFault`
+        (``crash``) if the pipe is closed."""
+        transport = self._pipes.stdin.transport
         try:
-            if stdin.transport.is_closing():
+            if transport.is_closing():
                 raise ConnectionError
-            stdin.write(data)
-            if stdin.transport.is_closing():
+            transport.write(data)
+            if transport.is_closing():
                 raise ConnectionError
-            if stdin.transport.get_write_buffer_size():
-                loop = asyncio.get_running_loop()
-                await asyncio.wait_for(stdin.drain(), max(0.0, deadline - loop.time()))
+        except (ConnectionError, OSError):
+            raise BotFault("crash", "its input is closed (the bot exited)") from None
+        return bool(transport.get_write_buffer_size())
+
+    async def _drain(self, deadline: float) -> None:
+        """Wait for the stdin buffer to drain, until ``deadline`` (event loop time).
+        Raises :class:`TimeoutError` at the deadline and :class:`BotFault` (``crash``)
+        if the pipe closes meanwhile."""
+        try:
+            timeout = max(0.0, deadline - self._loop.time())
+            await asyncio.wait_for(self._pipes.stdin.drain(), timeout)
         except TimeoutError:
             raise
         except (ConnectionError, OSError):
@@ -685,7 +721,8 @@ class BotProcess:
         that leaves its input full gets at most ``exit_grace_s`` for it to drain."""
         deadline = asyncio.get_running_loop().time() + self.limits.exit_grace_s
         with contextlib.suppress(BotFault, TimeoutError):
-            await self._send(encode(end), deadline)
+            if self._write(encode(end)):
+                await self._drain(deadline)
 
     # -- shutdown ----------------------------------------------------------------
 

@@ -1,0 +1,79 @@
+"""Deadlines of a bot's stdout reader (:class:`referee.bot._Lines`).
+
+The reader keeps one timer and re-arms it lazily: a reply that comes in time leaves
+the timer armed for a deadline that has passed its use, so a later wait must neither
+expire at that stale time nor outlive its own deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from referee.bot import _Lines
+
+
+async def _timed_out_after(lines: _Lines, seconds: float) -> float:
+    """Seconds until a wait with a deadline ``seconds`` from now raises TimeoutError."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    with pytest.raises(TimeoutError):
+        await lines.readline(start + seconds)
+    return loop.time() - start
+
+
+def test_a_stale_early_timer_does_not_cut_a_later_wait_short() -> None:
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        lines = _Lines(1 << 16, loop)
+        # Answered in time: the timer stays armed for 50 ms from now.
+        loop.call_soon(lines.data_received, b"one\n")
+        assert await lines.readline(loop.time() + 0.05) == b"one\n"
+        # The next wait allows 400 ms; the stale timer fires at 50 ms and must re-arm.
+        waited = await _timed_out_after(lines, 0.4)
+        assert 0.35 <= waited < 1.5
+
+    asyncio.run(main())
+
+
+def test_an_earlier_deadline_rearms_a_later_timer() -> None:
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        lines = _Lines(1 << 16, loop)
+        loop.call_soon(lines.data_received, b"one\n")
+        assert await lines.readline(loop.time() + 30.0) == b"one\n"
+        # A timer armed for 30 s must not hold back a 100 ms deadline.
+        waited = await _timed_out_after(lines, 0.1)
+        assert 0.05 <= waited < 1.5
+
+    asyncio.run(main())
+
+
+def test_a_reply_after_a_rearm_is_still_received() -> None:
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        lines = _Lines(1 << 16, loop)
+        loop.call_soon(lines.data_received, b"one\n")
+        assert await lines.readline(loop.time() + 0.02) == b"one\n"
+        # The stale timer fires at 20 ms while this wait runs; the reply comes at 150 ms.
+        loop.call_later(0.15, lines.data_received, b"two\n")
+        assert await lines.readline(loop.time() + 5.0) == b"two\n"
+
+    asyncio.run(main())
+
+
+def test_a_closed_pipe_cancels_the_timer() -> None:
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        lines = _Lines(1 << 16, loop)
+        loop.call_soon(lines.data_received, b"one\n")
+        assert await lines.readline(loop.time() + 60.0) == b"one\n"
+        armed = lines._timer
+        assert armed is not None and not armed.cancelled()
+        lines.connection_lost(None)
+        assert armed.cancelled() and lines._timer is None
+        with pytest.raises(asyncio.IncompleteReadError):
+            await lines.readline(loop.time() + 1.0)
+
+    asyncio.run(main())
