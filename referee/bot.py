@@ -7,7 +7,8 @@ log file up to a cap (keeping the last lines for fault details), and sends reque
 with a deadline.  Its stdout is read as lines with a hard cap on line length; the
 referee holds at most twice the cap of unread output (then the bot's pipe fills and
 the bot blocks), so a bot that floods its output between requests costs the
-referee nothing more.  Waiting for a reply costs one future and one timer.
+referee nothing more.  Waiting for a reply costs one future; the deadline timer is
+armed again only when a deadline comes earlier than the one it is armed for.
 :meth:`BotProcess.close` ends it: close stdin, wait a grace period, TERM the process
 group, KILL it, reap.
 
@@ -222,8 +223,10 @@ class _Lines(asyncio.Protocol):
     Bytes are kept until a request reads them; past ``2 * limit`` bytes unread, the
     pipe is no longer read (the bot blocks on its full pipe), so a bot that floods
     costs the referee at most that much memory.  :meth:`readline` answers at once
-    when a line is already here and otherwise waits on one future with one timer:
-    the whole cost of waiting for a reply.
+    when a line is already here and otherwise waits on one future: the whole cost of
+    waiting for a reply.  Deadlines share one timer per bot, armed lazily (a timer
+    armed and cancelled per wait costs about 1 us of CPU on uvloop, 1.6 us on
+    asyncio's loop, per decision).
     """
 
     def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
