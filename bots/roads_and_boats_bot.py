@@ -108,7 +108,7 @@ KEEP = frozenset({D.GOLD, D.COINS, D.STOCK})
 LOAD_ORDER = (
     D.COINS, D.GOLD, D.STOCK, D.BOARD, D.STONE, D.IRON, D.TRUNK, D.CLAY, D.FUEL, D.PAPER, D.GOOSE,
 )  # fmt: skip
-HOME_TERRAIN = {D.WOODS: 3.0, D.MOUNTAIN: 3.0, D.DESERT: -4.0}
+HOME_TERRAIN = {D.WOODS: 3.0, D.MOUNTAIN: 2.0, D.DESERT: -4.0}
 """Value of the home hex's own terrain when choosing a home (others 1)."""
 NEIGHBOUR_VALUE: dict[str, tuple[float, ...]] = {
     D.WOODS: (3.0, 3.0, 2.0, 1.0),
@@ -117,6 +117,10 @@ NEIGHBOUR_VALUE: dict[str, tuple[float, ...]] = {
     D.PASTURE: (1.0,),
 }
 """Value of the first, second... neighbouring hex of each terrain when choosing a home."""
+ROCK_AND_MOUNTAIN = 3.0
+"""Round 6: extra value of a home with a rock next to it and a mountain on or next to
+it (a quarry's stone pays for the mines after the first: a home starts with 5 boards and
+1 stone, and a mine costs 3 boards + 1 stone, a sawmill 2 boards + 1 stone)."""
 LATE_TURNS = 2
 """No new producers when the game is expected to end within this many turns."""
 END_MARGIN = 4
@@ -170,6 +174,8 @@ def home_value(state: RBState, place: int) -> float:
         gains = NEIGHBOUR_VALUE.get(t, ())
         if k < len(gains):
             score += gains[k]
+    if counts.get(D.ROCK) and (counts.get(D.MOUNTAIN) or w.hexes[h].terrain == D.MOUNTAIN):
+        score += ROCK_AND_MOUNTAIN
     return score
 
 
