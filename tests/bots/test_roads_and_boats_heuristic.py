@@ -64,6 +64,14 @@ def _mixed(seats: int) -> list[Any]:
     return [BOT.Planner(0)] + [V1.Planner(s) for s in range(1, seats)]
 
 
+def _round5_homes(monkeypatch: Any) -> None:
+    """Homes chosen as round 5 chose them (a mountain home worth 3, no extra for a rock
+    beside a mountain): the seeded positions of the tests below were found with them,
+    and round 6's home choice puts the seats elsewhere on those maps."""
+    monkeypatch.setattr(BOT, "HOME_TERRAIN", {**BOT.HOME_TERRAIN, D.MOUNTAIN: 3.0})
+    monkeypatch.setattr(BOT, "ROCK_AND_MOUNTAIN", 0.0)
+
+
 def _hexes_around(state: RBState, place: int) -> set[str]:
     w = state.world
     h = w.place_hex[place]
@@ -137,10 +145,11 @@ def test_choose_leaves_the_view_unchanged() -> None:
     assert view == before
 
 
-def test_mine_two_steps_from_home_is_built_and_worked() -> None:
+def test_mine_two_steps_from_home_is_built_and_worked(monkeypatch: Any) -> None:
     """Seed 3001, 4 seats of the bot: seat 1 carries boards and stone two off-road
     steps out, builds a mine there and draws from it (v1 only ever used mountains on
     or next to its home)."""
+    _round5_homes(monkeypatch)
     state = _play(4, 3001, [BOT.Planner(s) for s in range(4)])
     assert state.to_move() == TERMINAL
     home = state.homes[1]
@@ -189,11 +198,12 @@ def test_self_play_paces_the_wonder_and_the_game_runs_long() -> None:
     assert state.turn >= 28
 
 
-def test_among_rushers_the_bot_rushes_too() -> None:
+def test_among_rushers_the_bot_rushes_too(monkeypatch: Any) -> None:
     """Seed 3000, the bot in seat 0 and the frozen v1 (which buys bricks every turn)
     elsewhere: by turn 3 the wonder has filled too fast for a long game, so the bot
     buys bricks every turn as well and ends with at least as many as the median v1
     seat."""
+    _round5_homes(monkeypatch)
     seen: list[bool] = []
 
     def record(s: RBState) -> bool:
@@ -236,10 +246,11 @@ def test_wonder_phase_holds_back_when_ahead_of_the_schedule(monkeypatch: Any) ->
     assert legal[BOT.Planner(seat).choose(state, legal)] == A.BRICK
 
 
-def test_coins_are_minted_and_carried_home() -> None:
+def test_coins_are_minted_and_carried_home(monkeypatch: Any) -> None:
     """Seed 7024, 4 seats of the bot: seat 3 builds a mint and a coal burner next to
     its home; donkeys leave gold and fuel on the mint's site until a set is complete
     (a donkey holds 2 goods, a set is 3), and the coins end on its transporters."""
+    _round5_homes(monkeypatch)
     state = _play(4, 7024, [BOT.Planner(s) for s in range(4)])
     assert state.to_move() == TERMINAL
     kinds = {b[0] for b in state.buildings.values() if b[2] == 3}
@@ -312,6 +323,7 @@ def test_a_mint_two_steps_out_makes_coins(monkeypatch: Any) -> None:
     mint stands two steps out beside the coal burner (``FAR_MINT``); gold and fuel are
     carried there and the coins fetched back.  Without ``FAR_MINT`` no mint stands two
     steps out and the seat makes no coin."""
+    _round5_homes(monkeypatch)
     state = _play(4, 7002, [BOT.Planner(s) for s in range(4)])
     assert state.to_move() == TERMINAL
     home = state.homes[0]
@@ -331,6 +343,7 @@ def test_new_shafts_are_researched_and_refill_a_dry_mine(monkeypatch: Any) -> No
     builds a papermill, takes the research point for new shafts and carries 1 iron +
     1 fuel to its empty mine for a new shaft (shared rules §7-8).  Shafts are counted by
     wrapping the engine's handler; with ``SHAFTS`` off no seat researches or builds one."""
+    _round5_homes(monkeypatch)
     built: list[int] = []
     original = STATE._HANDLERS[A.Shaft]
 
@@ -480,8 +493,29 @@ def test_among_rushers_the_mine_goods_go_out_before_breeding(monkeypatch: Any) -
     donkeys carry boards towards the mine next door instead of going to breed
     (``BREED_ERRANDS_FIRST``), and the mine is built.  With the rule off two donkeys
     went to breed, the starting stone went into the sawmill, and the seat made no mine."""
+    _round5_homes(monkeypatch)
     state = _play(4, 3000, _mixed(4))
     assert _mines(state, 0) >= 1
     monkeypatch.setattr(BOT, "BREED_ERRANDS_FIRST", False)
     state = _play(4, 3000, _mixed(4))
     assert _mines(state, 0) == 0
+
+
+def test_home_with_rock_beside_a_mountain_is_preferred(monkeypatch: Any) -> None:
+    """Seed 7007, 4 seats of the bot, the first seat to choose (seat 2): round 6 takes a
+    woods home with a rock and a mountain next to it (``ROCK_AND_MOUNTAIN``: a quarry's
+    stone pays for the mines after the first); with round 5's values (a mountain home
+    worth 3, no rock bonus) it took a mountain home with no rock around."""
+    state = _play(4, 7007, [BOT.Planner(s) for s in range(4)], until=lambda s: s.step == "homes")
+    legal = state.legal_actions()
+    assert isinstance(legal[0], A.Home) and state.to_move() == 2
+    w = state.world
+    new = legal[BOT.Planner(2).choose(state, legal)]
+    around = {w.hexes[w.place_hex[q]].terrain for q in BOT.neighbours(state, new.place)}
+    assert {D.ROCK, D.MOUNTAIN} <= around
+    assert w.hexes[w.place_hex[new.place]].terrain == D.WOODS
+    _round5_homes(monkeypatch)
+    old = legal[BOT.Planner(2).choose(state, legal)]
+    around = {w.hexes[w.place_hex[q]].terrain for q in BOT.neighbours(state, old.place)}
+    assert w.hexes[w.place_hex[old.place]].terrain == D.MOUNTAIN
+    assert D.ROCK not in around
