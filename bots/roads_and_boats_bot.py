@@ -381,6 +381,16 @@ STOCK_FEED_TURNS = 4.0
 HOME_WOODCUTTER = True
 """A woods home with fewer than two woods around gets a woodcutter on its own hex
 instead of the sawmill."""
+HOME_WOODCUTTER_WOODS = 2
+LONG_HOME_SAWMILL = True
+"""Round 6: in a long game a woods home gets the sawmill on its own hex, never the
+woodcutter of ``HOME_WOODCUTTER`` (a woodcutter there left the seat without boards once
+the starting 5 were spent)."""
+HOME_WAIT = True
+"""Round 6: with ``LONG_HOME_SAWMILL``, a woods home that ``HOME_WOODCUTTER`` would give a
+woodcutter builds nothing on its own hex in the first turn, before the pace is known."""
+"""With ``HOME_WOODCUTTER``, the woods (free or with our woodcutter) next to a woods home
+below which the woodcutter stands on the home hex."""
 LONG_BREED = True
 """Round 5: donkey breeding (``BREED``) in a long game.  Three donkeys carry 6 goods;
 a seat with more gold and coins than that ended with some of them at home, where they
@@ -477,9 +487,13 @@ class Planner:
             if terrain == D.MOUNTAIN and HOME_MINE and room:
                 home_mine.append((home, D.MINE))
             elif (
-                HOME_WOODCUTTER and terrain == D.WOODS and len(woods) + own.count(D.WOODCUTTER) < 2
+                HOME_WOODCUTTER
+                and terrain == D.WOODS
+                and len(woods) + own.count(D.WOODCUTTER) < HOME_WOODCUTTER_WOODS
+                and not (long and LONG_HOME_SAWMILL)
             ):
-                out.append((home, D.WOODCUTTER))
+                if not (HOME_WAIT and LONG_HOME_SAWMILL and state.turn <= LONG_PLAN_FROM):
+                    out.append((home, D.WOODCUTTER))  # (turn 1: the pace decides next turn)
             elif terrain != D.DESERT or state.irrigated:
                 out.append((home, D.SAWMILL))
         mined_home = hh in state.buildings and state.buildings[hh][0] == D.MINE
