@@ -373,7 +373,9 @@ def test_goods_lying_on_a_site_count_towards_its_cost(monkeypatch: Any) -> None:
     its mine site next door.  The target list counts them (``SITE_GOODS``), the stone
     stays home, and the mine is built.  Without it the mine dropped out of the list for
     want of boards, the stone went into a road, and the seat made no mine and no goods
-    points."""
+    points.  (Played with round 5's woodcutter on the home hex, ``LONG_HOME_SAWMILL``
+    off: the seat's boards then went out to the mine site.)"""
+    monkeypatch.setattr(BOT, "LONG_HOME_SAWMILL", False)
     state = _play(4, 7018, [BOT.Planner(s) for s in range(4)])
     assert _mines(state, 0) >= 1
     assert state.goods_points()[0] >= 30
@@ -519,3 +521,26 @@ def test_home_with_rock_beside_a_mountain_is_preferred(monkeypatch: Any) -> None
     around = {w.hexes[w.place_hex[q]].terrain for q in BOT.neighbours(state, old.place)}
     assert w.hexes[w.place_hex[old.place]].terrain == D.MOUNTAIN
     assert D.ROCK not in around
+
+
+def test_a_woods_home_gets_its_sawmill_in_a_long_game(monkeypatch: Any) -> None:
+    """Seed 7007, 4 seats of the bot: seat 2's woods home has few woods around.  With
+    ``LONG_HOME_SAWMILL`` its own hex gets the sawmill (turn 1 waits for the pace), and
+    the seat builds a quarry, mines and a mint and ends with 90 goods points.  Round 5
+    put a woodcutter there: the starting 5 boards went into it and one mine, no board
+    was ever made again, and the seat ended with the mine's 30 points."""
+
+    def home_building(state: RBState) -> int | None:
+        b = state.buildings.get(state.world.place_hex[state.homes[2]])
+        return b[0] if b is not None else None
+
+    state = _play(4, 7007, [BOT.Planner(s) for s in range(4)])
+    assert home_building(state) == D.SAWMILL
+    kinds = {b[0] for b in state.buildings.values() if b[2] == 2}
+    assert {D.QUARRY, D.MINT} <= kinds
+    assert _mines(state, 2) >= 2
+    assert state.goods_points()[2] >= 60
+    monkeypatch.setattr(BOT, "LONG_HOME_SAWMILL", False)
+    state = _play(4, 7007, [BOT.Planner(s) for s in range(4)])
+    assert home_building(state) == D.WOODCUTTER
+    assert state.goods_points()[2] <= 30
