@@ -85,7 +85,11 @@ def main() -> None:
         setattr(module, name, ast.literal_eval(value))
     winners: list[float] = []
     lowest: list[float] = []
-    per_seat = {name: 0 for name in ("mine", "mint", "coal_burner", "papermill", "stock_exchange")}
+    per_seat = {
+        name: 0
+        for name in ("mine", "mint", "coal_burner", "papermill", "stock_exchange", "raft_factory")
+    }
+    boat_cargo = [0, 0]  # scoring goods / points on boats at the end
     made = {D.GOLD: 0, D.COINS: 0, D.STOCK: 0}
     carried = {D.GOLD: 0, D.COINS: 0, D.STOCK: 0}
     winner_goods: list[int] = []
@@ -112,6 +116,9 @@ def main() -> None:
                 per_seat[name] += 1
         for t in state.trans.values():
             for g in t.cargo:
+                if t.water and g & D.GOOD_MASK in carried:
+                    boat_cargo[0] += 1
+                    boat_cargo[1] += D.SCORE_VALUE.get(g & D.GOOD_MASK, 0)
                 if g & D.GOOD_MASK in carried:
                     carried[g & D.GOOD_MASK] += 1
                     made[g & D.GOOD_MASK] += 1
@@ -165,7 +172,8 @@ def main() -> None:
         + " / ".join(
             f"{carried[g] / seats:.2f} ({made[g] / seats:.2f})" for g in (D.GOLD, D.COINS, D.STOCK)
         )
-        + f"; new shafts {SHAFTS[0] / seats:.2f}"
+        + f"; new shafts {SHAFTS[0] / seats:.2f}; on boats at the end {boat_cargo[0]} "
+        f"scoring goods ({boat_cargo[1]} points in all)"
     )
 
 
