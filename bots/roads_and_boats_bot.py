@@ -395,6 +395,11 @@ LONG_BREED = True
 """Round 5: donkey breeding (``BREED``) in a long game.  Three donkeys carry 6 goods;
 a seat with more gold and coins than that ended with some of them at home, where they
 do not count."""
+FAR_BREED = True
+"""Round 6: in a long game, with no free pasture next to the home, two empty donkeys
+breed on a free pasture two steps out, once a mine of ours stands or is planned (only 70
+of 160 seats bred in round 5; on the 2-seat map, where no mine can be built, the trips
+only cost)."""
 BREED_ERRANDS_FIRST = True
 """Round 5: before the pace is known, a donkey with an errand to a mine site runs it
 before it goes to breed (``_mine_errand``)."""
@@ -1130,6 +1135,22 @@ class Planner:
             if any(site == q for site, _kind in self._targets(state)):
                 continue
             return q
+        if FAR_BREED and self._long_plan(state):
+            own = {b[0] for b in state.buildings.values() if b[2] == self.seat}
+            targets = self._targets(state)
+            if D.MINE not in own and not any(kind == D.MINE for _q, kind in targets):
+                return None  # no gold to carry: the trips would cost more than they give
+            for r in self._far_sites(state, D.PASTURE):
+                h = w.place_hex[r]
+                if any(state.piles.get(a) for a in w.areas[h]):
+                    continue
+                if any(
+                    w.place_hex[t.place] == h and t.owner != self.seat for t in state.trans.values()
+                ):
+                    continue
+                if any(site == r for site, _kind in targets):
+                    continue
+                return r
         return None
 
     def _mine_errand(self, state: RBState, t: Any) -> bool:
@@ -1174,10 +1195,11 @@ class Planner:
             and not self._mine_errand(state, t)
         ):
             steps = {a.to: a for a in legal if isinstance(a, A.Step)}
-            if site in steps:
+            toward = site if site in steps else self._toward(state, site, steps)
+            if toward is not None and toward in steps:
                 if t.cargo:
                     return A.Unload(D.GOODS[t.cargo[0] & D.GOOD_MASK], home)
-                return steps[site]
+                return steps[toward]
         last = self._last_turn(state, END_MARGIN)
         steps = {a.to: a for a in legal if isinstance(a, A.Step)}
         loads = {D.G[a.good]: a for a in legal if isinstance(a, A.Load) and a.place == home}
@@ -1229,6 +1251,20 @@ class Planner:
         site = self._breeding_site(state)
         if site is not None and t.place == site and t.id in self._breeders(state, site):
             return None  # stay and breed
+        if (
+            FAR_BREED
+            and site is not None
+            and t.kind == D.DONKEY
+            and not t.cargo
+            and t.place != site
+            and len(self._breeders(state, site)) < 2
+            and site in neighbours(state, t.place)
+        ):
+            for a in legal:
+                if isinstance(a, A.Step) and a.to == site:
+                    return a
+            if not any(isinstance(a, A.Load) for a in legal):
+                return None  # the off-road step to the pasture next turn
         loads = [a for a in legal if isinstance(a, A.Load)]
         steps = [a for a in legal if isinstance(a, A.Step)]
         cargo = [g & D.GOOD_MASK for g in t.cargo]
