@@ -60,6 +60,13 @@ Plan (rule-based, no search; measured against the frozen v1 in docs/bots/roads_a
   the pace is known not while a mine's goods are to be carried,
   ``BREED_ERRANDS_FIRST``).
 
+* round 6: the home choice values a mountain home 2 and adds 3 for a rock next to a
+  mountain (``ROCK_AND_MOUNTAIN``: 5 boards and 1 stone pay for one mine or one
+  sawmill, the quarry's stone for the rest); in a long game a woods home gets the
+  sawmill on its own hex, not a woodcutter (``LONG_HOME_SAWMILL``; turn 1 waits for
+  the pace, ``HOME_WAIT``); two donkeys breed on a free pasture two steps out when
+  none is next to the home, once a mine stands or is planned (``FAR_BREED``).
+
 Off in short games (measured worse against v1, see the doc): the mint, coal burner and
 papermill (``INDUSTRY``, ``PAPER``) and partial costs left on a site
 (``DROP_AND_RETURN``).  Off everywhere: a quarry two steps away (``FAR_QUARRY``),
@@ -69,7 +76,8 @@ stock exchange (``STOCK``: no stock was made in 33-turn games), sparing the good
 other players' buildings in a long game (``LEAVE_OTHERS``, ``LEAVE_OTHERS_LOADS``:
 a gift to a field that does not spare ours).  While pacing, a seat buys a
 scheduled brick only when no player has fewer bricks (``FAIR_SHARE``).
-Not done: boats, wagons.
+Not done: boats (a raft parked at home for more carrying capacity was measured in round
+6 and did not pay, see the doc), wagons.
 
 Usage: ``roads_and_boats_bot.py`` (speaks protocol v1 through referee.botkit), or
 ``roads_and_boats_bot.py --evaluate GAMES [--seats N]`` to measure it in-process against
