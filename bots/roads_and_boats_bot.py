@@ -390,6 +390,8 @@ HOME_WOODCUTTER = True
 """A woods home with fewer than two woods around gets a woodcutter on its own hex
 instead of the sawmill."""
 HOME_WOODCUTTER_WOODS = 2
+"""With ``HOME_WOODCUTTER``, the woods (free or with our woodcutter) next to a woods home
+below which the woodcutter stands on the home hex."""
 LONG_HOME_SAWMILL = True
 """Round 6: in a long game a woods home gets the sawmill on its own hex, never the
 woodcutter of ``HOME_WOODCUTTER`` (a woodcutter there left the seat without boards once
@@ -397,8 +399,6 @@ the starting 5 were spent)."""
 HOME_WAIT = True
 """Round 6: with ``LONG_HOME_SAWMILL``, a woods home that ``HOME_WOODCUTTER`` would give a
 woodcutter builds nothing on its own hex in the first turn, before the pace is known."""
-"""With ``HOME_WOODCUTTER``, the woods (free or with our woodcutter) next to a woods home
-below which the woodcutter stands on the home hex."""
 LONG_BREED = True
 """Round 5: donkey breeding (``BREED``) in a long game.  Three donkeys carry 6 goods;
 a seat with more gold and coins than that ended with some of them at home, where they
