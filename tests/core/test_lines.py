@@ -14,6 +14,16 @@ import pytest
 from referee.bot import _Lines
 
 
+async def _answered_in_time(seconds: float) -> _Lines:
+    """A reader whose first wait (deadline ``seconds`` from now) got its line at once:
+    its timer stays armed for that deadline."""
+    loop = asyncio.get_running_loop()
+    lines = _Lines(1 << 16, loop)
+    loop.call_soon(lines.data_received, b"one\n")
+    assert await lines.readline(loop.time() + seconds) == b"one\n"
+    return lines
+
+
 async def _timed_out_after(lines: _Lines, seconds: float) -> float:
     """Seconds until a wait with a deadline ``seconds`` from now raises TimeoutError."""
     loop = asyncio.get_running_loop()
@@ -25,11 +35,7 @@ async def _timed_out_after(lines: _Lines, seconds: float) -> float:
 
 def test_a_stale_early_timer_does_not_cut_a_later_wait_short() -> None:
     async def main() -> None:
-        loop = asyncio.get_running_loop()
-        lines = _Lines(1 << 16, loop)
-        # Answered in time: the timer stays armed for 50 ms from now.
-        loop.call_soon(lines.data_received, b"one\n")
-        assert await lines.readline(loop.time() + 0.05) == b"one\n"
+        lines = await _answered_in_time(0.05)  # its timer: 50 ms from now
         # The next wait allows 400 ms; the stale timer fires at 50 ms and must re-arm.
         waited = await _timed_out_after(lines, 0.4)
         assert 0.35 <= waited < 1.5
@@ -39,10 +45,7 @@ def test_a_stale_early_timer_does_not_cut_a_later_wait_short() -> None:
 
 def test_an_earlier_deadline_rearms_a_later_timer() -> None:
     async def main() -> None:
-        loop = asyncio.get_running_loop()
-        lines = _Lines(1 << 16, loop)
-        loop.call_soon(lines.data_received, b"one\n")
-        assert await lines.readline(loop.time() + 30.0) == b"one\n"
+        lines = await _answered_in_time(30.0)
         # A timer armed for 30 s must not hold back a 100 ms deadline.
         waited = await _timed_out_after(lines, 0.1)
         assert 0.05 <= waited < 1.5
@@ -53,9 +56,7 @@ def test_an_earlier_deadline_rearms_a_later_timer() -> None:
 def test_a_reply_after_a_rearm_is_still_received() -> None:
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        lines = _Lines(1 << 16, loop)
-        loop.call_soon(lines.data_received, b"one\n")
-        assert await lines.readline(loop.time() + 0.02) == b"one\n"
+        lines = await _answered_in_time(0.02)
         # The stale timer fires at 20 ms while this wait runs; the reply comes at 150 ms.
         loop.call_later(0.15, lines.data_received, b"two\n")
         assert await lines.readline(loop.time() + 5.0) == b"two\n"
@@ -66,9 +67,7 @@ def test_a_reply_after_a_rearm_is_still_received() -> None:
 def test_a_closed_pipe_cancels_the_timer() -> None:
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        lines = _Lines(1 << 16, loop)
-        loop.call_soon(lines.data_received, b"one\n")
-        assert await lines.readline(loop.time() + 60.0) == b"one\n"
+        lines = await _answered_in_time(60.0)
         armed = lines._timer
         assert armed is not None and not armed.cancelled()
         lines.connection_lost(None)
