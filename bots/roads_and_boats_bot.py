@@ -599,12 +599,15 @@ class Planner:
             return True
         return LONG_DROP and self._long_plan(state)
 
+    def _pacing(self, state: RBState) -> bool:
+        """True when this seat paces itself (``PACE``, more than one seat) and the game
+        counts as long (``_long_game``)."""
+        return PACE and state.seats > 1 and self._long_game(state)
+
     def _long_plan(self, state: RBState) -> bool:
-        """True when the game is long (``_long_game``) and at least one wonder phase
-        has shown how the others buy bricks (``LONG_PLAN_FROM``)."""
-        if not PACE or state.seats < 2 or state.turn <= LONG_PLAN_FROM:
-            return False
-        return self._long_game(state)
+        """True when the game is long (``_pacing``) and at least one wonder phase has
+        shown how the others buy bricks (``LONG_PLAN_FROM``)."""
+        return state.turn > LONG_PLAN_FROM and self._pacing(state)
 
     def _far_sites(self, state: RBState, terrain: str) -> list[int]:
         """Areas of ``terrain`` without a building two off-road steps from the home."""
@@ -1033,7 +1036,7 @@ class Planner:
 
     def _shafts(self, state: RBState) -> bool:
         """True when this seat plays for new shafts (``SHAFTS``, a long game)."""
-        return SHAFTS and PACE and state.seats > 1 and self._long_game(state)
+        return SHAFTS and self._pacing(state)
 
     def _dry_mines(self, state: RBState) -> list[tuple[int, int]]:
         """(hex, land area) of our mines whose bags hold at most ``SHAFT_LOW`` counters,
@@ -1120,7 +1123,7 @@ class Planner:
         """A pasture next to the home where two of our donkeys may breed next turn: no
         building, no goods, no other player's transporter; None when we are at the
         land transporter limit or the game is about to end."""
-        long = PACE and state.seats > 1 and self._long_game(state)
+        long = self._pacing(state)
         breed = BREED or (LONG_BREED and long)
         if not breed or self._turns_left(state) <= BREED_TURNS:
             return None
@@ -1598,7 +1601,7 @@ class Planner:
         geese and the paper of a pending research point, fuel for the mint."""
         own = {b[0] for b in state.buildings.values() if b[2] == self.seat}
         planned = {kind for _q, kind in self._targets(state)}
-        long = LONG_INDUSTRY and PACE and state.seats > 1 and self._long_game(state)
+        long = LONG_INDUSTRY and self._pacing(state)
         keep_geese = long and KEEP_GEESE
         if (D.PAPERMILL in own | planned or keep_geese) and self._research_pending(state):
             reserve[D.GOOSE] = max(reserve[D.GOOSE], 2)
@@ -1638,7 +1641,7 @@ class Planner:
         price = state.brick_price()
         if price > MAX_PRICE and not last:
             return None
-        pacing = PACE and not last and state.seats > 1 and self._long_game(state)
+        pacing = not last and self._pacing(state)
         if pacing and (state.bricks_now or not self._behind_schedule(state)):
             return None  # a long game: one brick a turn, on the schedule
         spendable = sum(max(0, counts[g] - reserve[g]) for g in range(D.NUM_GOODS) if g not in KEEP)
