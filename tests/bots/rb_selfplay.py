@@ -116,12 +116,13 @@ def main() -> None:
                 per_seat[name] += 1
         for t in state.trans.values():
             for g in t.cargo:
-                if t.water and g & D.GOOD_MASK in carried:
-                    boat_cargo[0] += 1
-                    boat_cargo[1] += D.SCORE_VALUE.get(g & D.GOOD_MASK, 0)
-                if g & D.GOOD_MASK in carried:
-                    carried[g & D.GOOD_MASK] += 1
-                    made[g & D.GOOD_MASK] += 1
+                kind = g & D.GOOD_MASK
+                if kind in carried:
+                    carried[kind] += 1
+                    made[kind] += 1
+                    if t.water:
+                        boat_cargo[0] += 1
+                        boat_cargo[1] += D.SCORE_VALUE.get(kind, 0)
         for pile in state.piles.values():
             for g in pile:
                 if g & D.GOOD_MASK in made:
