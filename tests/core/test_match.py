@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from referee.bot import BotSpec
+from referee.bot import BotSpec, resolve_command
 from referee.match import Clock, MatchOutcome, final_ranks, run_match
 from referee.record import ChanceLine, Header, MoveLine, ResultLine, read_record
 from tests.core.toygame import GAME
@@ -140,8 +140,6 @@ def test_relative_program_keeps_its_symlink(tmp_path: Path) -> None:
     environment's ``bin/python`` is a symlink, and only its own path selects the
     environment (``.venv/bin/python bot.py`` once started the bare interpreter, and
     the bot failed to import its packages)."""
-    from referee.bot import resolve_command
-
     target = tmp_path / "interpreter"
     target.write_text("#!/bin/sh\n")
     target.chmod(0o755)
