@@ -67,6 +67,17 @@ Plan (rule-based, no search; measured against the frozen v1 in docs/bots/roads_a
   the pace, ``HOME_WAIT``); two donkeys breed on a free pasture two steps out when
   none is next to the home, once a mine stands or is planned (``FAR_BREED``).
 
+* round 7 (``RAFTS``, at 2 seats only: ``RAFT_SEATS``): when no mountain is a land site
+  but mountain islands lie within ``RAFT_REACH`` boat steps of the home's coast (The
+  Pacific), the plan gets a quarry on the nearest rock two steps out (``RAFT_QUARRY``),
+  a raft factory on a free shore hex next to the home and mines on those islands (up to
+  ``RAFT_MINES``).  Donkeys keep 2 trunks from the sawmill for each raft (up to
+  ``RAFT_COUNT``) and take them to the factory; each raft loads the cost of the next
+  island mine at the home dock or the stone at our quarry, leaves it on the island,
+  and the mine is built from the docked raft; the rafts then take the gold in
+  production, bring it home (unloaded while more gold waits) and keep it aboard in the
+  last turns, where it scores like a donkey's.
+
 Off in short games (measured worse against v1, see the doc): the mint, coal burner and
 papermill (``INDUSTRY``, ``PAPER``) and partial costs left on a site
 (``DROP_AND_RETURN``).  Off everywhere: a quarry two steps away (``FAR_QUARRY``),
@@ -76,8 +87,9 @@ stock exchange (``STOCK``: no stock was made in 33-turn games), sparing the good
 other players' buildings in a long game (``LEAVE_OTHERS``, ``LEAVE_OTHERS_LOADS``:
 a gift to a field that does not spare ours).  While pacing, a seat buys a
 scheduled brick only when no player has fewer bricks (``FAIR_SHARE``).
-Not done: boats (a raft parked at home for more carrying capacity was measured in round
-6 and did not pay, see the doc), wagons.
+Not done: boats at 4 seats (a raft parked at home for more carrying capacity was
+measured in round 6 and did not pay; round 7's raft plan is kept to 2 seats, see the
+doc), wagons, bridges.
 
 Usage: ``roads_and_boats_bot.py`` (speaks protocol v1 through referee.botkit), or
 ``roads_and_boats_bot.py --evaluate GAMES [--seats N]`` to measure it in-process against
@@ -104,6 +116,7 @@ from referee.games.roads_and_boats.state import (
     PRODUCTION,
     RBState,
 )
+from referee.games.roads_and_boats.world import DOCK
 
 MAX_PRICE = 6
 """Highest price (goods) the bot pays for one brick in a turn, except in the last turn."""
@@ -416,6 +429,31 @@ STAY = "stay"
 SHAFT_SITES = False
 """With ``SHAFTS`` the papermill and coal burner may stand two steps out when no site next
 to the home is free (``_place_shaft_industry``)."""
+RAFTS = True
+"""Round 7: island mines served by a raft.  When no mountain is a land site (next to the
+home or two steps out) but mountains without a building lie within one raft move of the
+home's coast, the plan gets a quarry on the nearest rock two steps out (stone for the
+raft factory and the mines), a raft factory on a free shore hex next to the home and
+mines on those islands.  A donkey takes 2 trunks to the factory (shared rules §4: a raft
+factory costs 1 board + 1 stone on a shore hex, makes a raft from 2 trunks, launched at
+once on the coast of its hex); the raft loads the mine's 3 boards + 1 stone at the home
+dock (capacity 3, so some goods are left on the island and the raft fetches the rest),
+docks at the island (sea to land that is no river ends the move), the mine is built from
+the docked raft (build where one's own docked boat is), and the raft then waits there
+taking the gold in production; gold on a boat at the end scores like a donkey's."""
+RAFT_SEATS = 2
+"""With ``RAFTS``, the most seats at which the raft plan is used (4-seat games were left
+as they were: see the doc)."""
+RAFT_REACH = 5
+"""With ``RAFTS``, the most boat steps from a home dock to an island's dock (a raft moves
+3 steps, and docking ends its move: 3 is one move, 5 two)."""
+RAFT_MINES = 4
+"""With ``RAFTS``, the most mines of the seat (``MINES`` is for land mines)."""
+RAFT_QUARRY = True
+"""With ``RAFTS``, a quarry on the nearest rock two steps out when no rock is next to the
+home (the home starts with 1 stone, which the sawmill takes)."""
+RAFT_COUNT = 3
+"""With ``RAFTS``, rafts the seat makes (each carries 3 goods)."""
 
 
 class Planner:
@@ -484,6 +522,16 @@ class Planner:
         if FAR_QUARRY and not sites[D.ROCK] and D.QUARRY not in own:
             sites[D.ROCK] += self._far_sites(state, D.ROCK)[:1]
         mines = [(q, D.MINE) for q in sites[D.MOUNTAIN][:room]]
+        islands: list[int] = []
+        raft_site: int | None = None
+        if self._raft_seats(state) and not mines and w.hexes[hh].terrain != D.MOUNTAIN:
+            islands = self._islands(state)[: max(0, RAFT_MINES - own.count(D.MINE))]
+        if islands:
+            if RAFT_QUARRY and not sites[D.ROCK] and D.QUARRY not in own:
+                sites[D.ROCK] += self._far_sites(state, D.ROCK)[:1]
+            if D.RAFT_FACTORY not in own and not self._rafts(state):
+                cutter = set(woods[:1]) if D.WOODCUTTER not in own else set()
+                raft_site = self._raft_factory_site(state, cutter)
         out: list[tuple[int, int]] = []
         if D.WOODCUTTER not in own and woods:
             out.append((woods.pop(0), D.WOODCUTTER))
@@ -535,12 +583,18 @@ class Planner:
         elif long and CLAY and D.QUARRY not in own and not sites[D.ROCK]:
             self._plan_clay(state, out, own, sites)
         out.extend(mines[1:2])
+        if raft_site in woods:  # the raft factory's shore site
+            woods.remove(raft_site)
         if long:  # one woodcutter feeds a sawmill (2 boards a turn): woods host industry
             woods = woods[: max(0, LONG_WOODCUTTERS - own.count(D.WOODCUTTER))]
         out.extend((q, D.WOODCUTTER) for q in woods)
         out.extend(mines[2:])
         if D.QUARRY not in own and sites[D.ROCK] and not QUARRY_EARLY:
             out.append((sites[D.ROCK][0], D.QUARRY))
+        if raft_site is not None:
+            out.append((raft_site, D.RAFT_FACTORY))
+        if raft_site is not None or D.RAFT_FACTORY in own or self._rafts(state):
+            out.extend((q, D.MINE) for q in islands)
         self._plan_industry(state, out, own, sites)
         made = {D.BUILDINGS[k].output for k in own}
         here = state.presence(self.seat)
@@ -988,9 +1042,14 @@ class Planner:
         need = [0] * D.NUM_GOODS
         if self._turns_left(state) <= LATE_TURNS:
             return need
-        for _place, kind in self._targets(state)[:RESERVE_TARGETS]:
+        targets = self._targets(state)
+        for _place, kind in targets[:RESERVE_TARGETS]:
             for g, n in D.BUILDINGS[kind].cost:
                 need[g] += n
+        for place, kind in targets[RESERVE_TARGETS:]:
+            if kind == D.RAFT_FACTORY or (kind == D.MINE and self._by_water(state, place)):
+                for g, n in D.BUILDINGS[kind].cost:  # the raft plan's stone is scarce
+                    need[g] += n
         return need
 
     # ------------------------------------------------------------------ production
@@ -1015,8 +1074,13 @@ class Planner:
                 b = state.buildings.get(w.place_hex[action.place])
                 if b is None or b[2] != self.seat or b[1] != action.place:
                     continue
+                if RAFTS and state.trans[action.transporter].water:
+                    continue  # a boat's room is kept for gold
                 if D.BUILDINGS[b[0]].kind == D.PRIMARY:
                     return action  # our producer's good onto our donkey there
+        raft = self._raft_production(state, legal)
+        if raft is not None:
+            return raft
         for action in legal:
             if isinstance(action, A.Produce):
                 kind = state.buildings[action.hex][0]
@@ -1085,11 +1149,14 @@ class Planner:
             for a in land:  # first the ones away from home come back
                 if state.trans[a.transporter].place != home and a.transporter not in stay:
                     return a
+            for a in moves:  # then the boats (the raft plan)
+                if state.trans[a.transporter].water:
+                    return a
             if site is not None and len(stay) < 2:  # send donkeys to breed
                 for a in land:
                     t = state.trans[a.transporter]
                     if t.kind == D.DONKEY and t.place == home and self._spare_at_home(state, t):
-                        if self._mine_errand(state, t):
+                        if self._mine_errand(state, t) or self._trunk_holder(state, t):
                             continue
                         return a
             for a in land:
@@ -1099,12 +1166,18 @@ class Planner:
                     for u in state.trans.values()
                     if u.owner == seat and u.place == home and u is not t
                 )
+                if self._raft_feed(state, t) is not None:
+                    return a  # the raft comes before this turn's brick
                 if others == 0 and not self._home_free(state):
                     continue  # keep one transporter home for the wonder
+                if self._trunk_holder(state, t):
+                    continue  # it keeps its trunks at home for the raft
                 if self._errand(state, t) is not None or self._outing(state, home) is not None:
                     return a
             return None
         t = state.trans[state.active]
+        if t.water:
+            return self._boat(state, t, legal)
         if t.place == home:
             return self._at_home(state, t, legal)
         return self._away(state, t, legal)
@@ -1197,6 +1270,18 @@ class Planner:
 
     def _at_home(self, state: RBState, t: Any, legal: list[Any]) -> Any | None:
         home = state.homes[self.seat]
+        factory = self._raft_feed(state, t)
+        if factory is not None:  # 2 trunks to the raft factory
+            if sum(1 for g in t.cargo if g & D.GOOD_MASK == D.TRUNK) < 2:
+                for a in legal:
+                    if isinstance(a, A.Load) and a.place == home and D.G[a.good] == D.TRUNK:
+                        return a
+            for a in legal:
+                if isinstance(a, A.Step) and a.to == factory:
+                    return a
+            return None
+        if self._trunk_holder(state, t):
+            return None  # it keeps its trunks for the raft
         site = self._breeding_site(state)
         if (
             site is not None
@@ -1259,6 +1344,13 @@ class Planner:
 
     def _away(self, state: RBState, t: Any, legal: list[Any]) -> Any | None:
         home = state.homes[self.seat]
+        if (
+            self._raft_seats(state)
+            and t.place == self._raft_factory(state)
+            and sum(1 for g in t.cargo if g & D.GOOD_MASK == D.TRUNK) >= 2
+            and self._raft_wanted(state)
+        ):
+            return None  # the raft is made here next production
         site = self._breeding_site(state)
         if site is not None and t.place == site and t.id in self._breeders(state, site):
             return None  # stay and breed
@@ -1474,6 +1566,11 @@ class Planner:
                 for g, n in cost:
                     avail[g] -= min(n, avail[g])
                 continue
+            if self._by_water(state, site):  # the raft carries these from home
+                lying = state.pool(site, [])
+                for g, n in cost:
+                    avail[g] -= min(max(0, n - lying[g]), avail[g])
+                continue
             have = state.pool(site, here.get(site, []))
             if COUNT_TRANSIT:  # cargo on its way to a far site is not sent twice
                 for u in state.trans.values():
@@ -1543,6 +1640,402 @@ class Planner:
             return set()
         return {g for g, _n in D.BUILDINGS[b[0]].inputs}
 
+    # ------------------------------------------------------------------ boats
+
+    def _raft_seats(self, state: RBState) -> bool:
+        """True when the raft plan may be used at this table size (``RAFTS``,
+        ``RAFT_SEATS``)."""
+        return RAFTS and 1 < state.seats <= RAFT_SEATS
+
+    def _home_docks(self, state: RBState) -> list[int]:
+        """Docks (coastlines) of the home's land area."""
+        w = state.world
+        home = state.homes[self.seat]
+        out: list[int] = []
+        for a in w.areas[w.place_hex[home]]:
+            if state.root[a] == home:
+                out.extend(w.docks_of_area[a])
+        return out
+
+    def _boat_distances(self, state: RBState, starts: list[int]) -> dict[int, int]:
+        """Boat steps from the nearest of ``starts`` (docks, sea or river places) to every
+        place a boat reaches; a dock is a dead end (a boat that docks stops there)."""
+        w = state.world
+        dist = dict.fromkeys(starts, 0)
+        todo = deque(starts)
+        while todo:
+            p = todo.popleft()
+            if w.place_kind[p] == DOCK and dist[p] > 0:
+                continue
+            for _edge, q, _dock in w.boat_links[p]:
+                if q not in dist:
+                    dist[q] = dist[p] + 1
+                    todo.append(q)
+        return dist
+
+    def _area_docks(self, state: RBState, place: int) -> list[int]:
+        """Docks of the (possibly bridged) land area ``place``."""
+        w = state.world
+        out: list[int] = []
+        for a in w.areas[w.place_hex[place]]:
+            if state.root[a] == place:
+                out.extend(w.docks_of_area[a])
+        return out
+
+    def _islands(self, state: RBState) -> list[int]:
+        """Mountain land areas without a building that no land path joins to the home
+        and whose coast lies within ``RAFT_REACH`` boat steps of the home's coast,
+        nearest first (the raft plan's mine sites)."""
+        w = state.world
+        home = state.homes[self.seat]
+        docks = self._home_docks(state)
+        if not docks:
+            return []
+        by_land = self._distances(state, home)
+        by_boat = self._boat_distances(state, docks)
+        found: list[tuple[int, int]] = []
+        for h, hx in enumerate(w.hexes):
+            if hx.terrain != D.MOUNTAIN or h in state.buildings:
+                continue
+            for a in w.areas[h]:
+                q = state.root[a]
+                if q in by_land or any(q == r for _d, r in found):
+                    continue
+                steps = min((by_boat.get(d, 99) for d in self._area_docks(state, q)), default=99)
+                if steps <= RAFT_REACH:
+                    found.append((steps, q))
+        return [q for _d, q in sorted(found)]
+
+    def _by_water(self, state: RBState, site: int) -> bool:
+        """True when ``site`` is a target of the raft plan: no land path joins it to the
+        home."""
+        return self._raft_seats(state) and site not in self._distances(
+            state, state.homes[self.seat]
+        )
+
+    def _raft_factory_site(self, state: RBState, taken: set[int]) -> int | None:
+        """A free shore land area next to the home (not in ``taken``) for the raft
+        factory: pasture first, then rock or desert, then woods."""
+        w = state.world
+        home = state.homes[self.seat]
+        hh = w.place_hex[home]
+        ranked = []
+        for q in neighbours(state, home):
+            j = w.place_hex[q]
+            if j == hh or j in state.buildings or q in taken or not self._area_docks(state, q):
+                continue
+            terrain = w.hexes[j].terrain
+            if terrain == D.DESERT and not state.irrigated:
+                continue
+            rank = {D.PASTURE: 0, D.ROCK: 1, D.DESERT: 1, D.WOODS: 2}.get(terrain)
+            if rank is None:
+                continue
+            ranked.append((rank, q))
+        return min(ranked)[1] if ranked else None
+
+    def _raft_pending(self, state: RBState) -> bool:
+        """True while the raft plan has a raft factory or an island mine to build (its
+        stone is then not spent on roads)."""
+        if not self._raft_seats(state):
+            return False
+        return any(
+            kind == D.RAFT_FACTORY or (kind == D.MINE and self._by_water(state, q))
+            for q, kind in self._targets(state)
+        )
+
+    def _raft_production(self, state: RBState, legal: list[Any]) -> Any | None:
+        """In production, for the raft plan: our raft factory makes a raft (launched on
+        the coastline nearest the home's) when one is wanted, or a land transporter of
+        ours at home takes the trunks lying there (up to the 2 of a raft) so that the
+        sawmill does not saw them; None otherwise."""
+        if not self._raft_seats(state):
+            return None
+        job = self._raft_job(state)
+        home = state.homes[self.seat]
+        if job is not None:  # a boat docked at home takes the mine's goods now
+            for t in self._rafts(state):
+                if home not in state.reach(t):
+                    continue
+                cargo = [g & D.GOOD_MASK for g in t.cargo]
+                if len(cargo) >= D.TRANSPORTERS[t.kind].capacity:
+                    continue
+                for g in (D.STONE, D.BOARD):
+                    if job[1][g] > cargo.count(g):
+                        for a in legal:
+                            if (
+                                isinstance(a, A.Take)
+                                and a.transporter == t.id
+                                and a.place == home
+                                and D.G[a.good] == g
+                            ):
+                                return a
+        if not self._raft_wanted(state):
+            return None
+        launches = [
+            a
+            for a in legal
+            if isinstance(a, A.Produce) and state.buildings[a.hex][0] == D.RAFT_FACTORY
+        ]
+        if launches:
+            dist = self._boat_distances(state, self._home_docks(state))
+            return min(launches, key=lambda a: (dist.get(a.launch, 99), a.launch))
+        if self._raft_factory(state) is None:
+            return None
+        held = 0
+        for t in state.trans.values():
+            if t.owner == self.seat and t.place == home and not t.water:
+                held += sum(1 for g in t.cargo if g & D.GOOD_MASK == D.TRUNK)
+        if held >= 2:
+            return None
+        takes = [
+            a
+            for a in legal
+            if isinstance(a, A.Take)
+            and a.place == home
+            and D.G[a.good] == D.TRUNK
+            and not state.trans[a.transporter].water
+        ]
+
+        def order(a: A.Take) -> tuple[int, int]:
+            t = state.trans[a.transporter]
+            trunks = sum(1 for g in t.cargo if g & D.GOOD_MASK == D.TRUNK)
+            return (-trunks, a.transporter)
+
+        return min(takes, key=order) if takes else None
+
+    def _rafts(self, state: RBState) -> list[Any]:
+        """Our boats."""
+        return [t for t in state.trans.values() if t.owner == self.seat and t.water]
+
+    def _island_mines(self, state: RBState) -> list[int]:
+        """Land areas of our mines that no land path joins to the home."""
+        dist = self._distances(state, state.homes[self.seat])
+        return [
+            b[1]
+            for b in state.buildings.values()
+            if b[0] == D.MINE and b[2] == self.seat and b[1] not in dist
+        ]
+
+    def _raft_wanted(self, state: RBState) -> bool:
+        """True when the raft plan wants another raft: fewer than ``RAFT_COUNT`` boats of
+        ours, and an island mine to build or to work, and turns enough left."""
+        if not self._raft_seats(state) or len(self._rafts(state)) >= RAFT_COUNT:
+            return False
+        if self._turns_left(state) <= LATE_TURNS + 1:
+            return False
+        return bool(self._island_mines(state)) or any(
+            kind == D.MINE and self._by_water(state, q) for q, kind in self._targets(state)
+        )
+
+    def _raft_factory(self, state: RBState) -> int | None:
+        """Land area of our raft factory next to the home, if any."""
+        near = neighbours(state, state.homes[self.seat])
+        for b in state.buildings.values():
+            if b[0] == D.RAFT_FACTORY and b[2] == self.seat and b[1] in near:
+                return int(b[1])
+        return None
+
+    def _trunk_holder(self, state: RBState, t: Any) -> bool:
+        """True when ``t`` is a land transporter of ours at home keeping trunks for a raft
+        (while a raft is wanted and our raft factory stands)."""
+        if t.water or t.place != state.homes[self.seat]:
+            return False
+        if not any(g & D.GOOD_MASK == D.TRUNK for g in t.cargo):
+            return False
+        return self._raft_factory(state) is not None and self._raft_wanted(state)
+
+    def _raft_feed(self, state: RBState, t: Any) -> int | None:
+        """Our raft factory next to the home when land transporter ``t`` at home can take
+        it the 2 trunks of a raft this phase (its trunks plus loose ones at home that it
+        may load); None otherwise."""
+        home = state.homes[self.seat]
+        if t.water or t.place != home or not self._raft_wanted(state):
+            return None
+        factory = self._raft_factory(state)
+        if factory is None:
+            return None
+        for u in state.trans.values():
+            trunks = sum(1 for g in u.cargo if g & D.GOOD_MASK == D.TRUNK)
+            if u.owner == self.seat and u.place == factory and trunks >= 2:
+                return None  # the trunks are there
+        held = sum(1 for g in t.cargo if g & D.GOOD_MASK == D.TRUNK)
+        bit = 1 << (self.seat + D.GOOD_BITS)
+        loose = sum(
+            1 for g in state.piles.get(home, ()) if g & D.GOOD_MASK == D.TRUNK and not g & bit
+        )
+        room = D.TRANSPORTERS[t.kind].capacity - len(t.cargo)
+        if held + min(loose, room) < 2:
+            return None
+        return factory
+
+    def _raft_job(self, state: RBState) -> tuple[int, list[int]] | None:
+        """(site, goods it still lacks on its ground) of the first island mine target
+        whose cost is not all lying there, or None."""
+        for site, kind in self._targets(state):
+            if kind != D.MINE or not self._by_water(state, site):
+                continue
+            lying = state.pool(site, [])
+            lack = [0] * D.NUM_GOODS
+            for g, n in D.BUILDINGS[kind].cost:
+                lack[g] = max(0, n - lying[g])
+            return site, lack
+        return None
+
+    def _raft_goal(self, state: RBState, t: Any) -> int:
+        """The land area where our boat ``t`` should be docked: the island mine site when
+        it carries goods the site lacks, else home while a site lacks goods; else one of
+        our island mines with gold lying or still in its bag while the boat has room;
+        else home."""
+        home = state.homes[self.seat]
+        cargo = [g & D.GOOD_MASK for g in t.cargo]
+        room = D.TRANSPORTERS[t.kind].capacity - len(cargo)
+        job = self._raft_job(state)
+        if job is not None:
+            site, lack = job
+            left = [max(0, n - cargo.count(g)) for g, n in enumerate(lack)]
+            if room and any(left):
+                source = self._raft_source(state, t, left)
+                if source is not None:
+                    return source
+            if any(lack[g] for g in cargo):
+                return site
+            return home
+        if len(cargo) < D.TRANSPORTERS[t.kind].capacity:
+            w = state.world
+            best: tuple[int, int] | None = None
+            for q in self._island_mines(state):
+                h = w.place_hex[q]
+                lying = sum(1 for g in state.piles.get(q, ()) if g & D.GOOD_MASK in KEEP)
+                if lying or state.bags.get(h, [0, 0])[0]:
+                    rank = (0 if lying else 1, q)
+                    best = rank if best is None or rank < best else best
+            if best is not None:
+                return best[1]
+        return home
+
+    def _raft_source(self, state: RBState, t: Any, left: list[int]) -> int | None:
+        """Where our boat ``t`` fetches goods an island mine site still lacks (``left``):
+        home when they lie there (loadable this phase), else the nearest producer of ours
+        on the coast within ``RAFT_REACH`` boat steps where one of them lies (the quarry's
+        stone), else None."""
+        home = state.homes[self.seat]
+        bit = 1 << (self.seat + D.GOOD_BITS)
+
+        def has(place: int) -> bool:
+            return any(left[g & D.GOOD_MASK] and not g & bit for g in state.piles.get(place, ()))
+
+        if has(home):
+            return home
+        w = state.world
+        dist = self._boat_distances(state, [t.place])
+        best: tuple[int, int] | None = None
+        for b in state.buildings.values():
+            if b[2] != self.seat or D.BUILDINGS[b[0]].kind != D.PRIMARY or not has(b[1]):
+                continue
+            if w.place_hex[b[1]] == w.place_hex[home]:
+                continue
+            steps = min((dist.get(d, 99) for d in self._area_docks(state, b[1])), default=99)
+            if steps <= RAFT_REACH and (best is None or (steps, b[1]) < best):
+                best = (steps, b[1])
+        return best[1] if best is not None else None
+
+    def _boat(self, state: RBState, t: Any, legal: list[Any]) -> Any | None:
+        """The next action of our moving boat ``t`` (``RAFTS``): load or unload where it
+        is docked, then steer towards ``_raft_goal``; None stops it."""
+        home = state.homes[self.seat]
+        reach = state.reach(t)
+        cargo = [g & D.GOOD_MASK for g in t.cargo]
+        room = D.TRANSPORTERS[t.kind].capacity - len(cargo)
+        loads = {(D.G[a.good], a.place): a for a in legal if isinstance(a, A.Load)}
+        last = self._last_turn(state, END_MARGIN)
+        if last:  # scoring goods aboard (they score wherever the boat is)
+            for q in reach:
+                for g in (D.STOCK, D.COINS, D.GOLD):
+                    if (g, q) in loads:
+                        if room:
+                            return loads[(g, q)]
+                        for c in cargo:
+                            if c not in KEEP:
+                                return A.Unload(D.GOODS[c], q)
+            if not room:
+                return None
+            w = state.world
+            lying = [
+                q
+                for q in self._island_mines(state)
+                if any(g & D.GOOD_MASK in KEEP for g in state.piles.get(q, ()))
+                or state.bags.get(w.place_hex[q], [0, 0])[0]
+            ]
+            if not lying or any(q in reach for q in lying):
+                return None
+            return self._steer(state, t, legal, lying)
+        job = self._raft_job(state)
+        if home in reach:
+            want = [0] * D.NUM_GOODS
+            if job is not None:
+                want = [max(0, n - cargo.count(g)) for g, n in enumerate(job[1])]
+            needed = job is not None and any(job[1][g] for g in cargo)
+            for g in set(cargo):
+                if g in KEEP:
+                    continue
+                if job is None or cargo.count(g) > job[1][g]:
+                    return A.Unload(D.GOODS[g], home)
+            for g in (D.STONE, D.BOARD):
+                if want[g] and (g, home) in loads:
+                    if room:
+                        return loads[(g, home)]
+                    for c in cargo:
+                        if c in KEEP:
+                            return A.Unload(D.GOODS[c], home)  # room for the mine's goods
+            if not needed and self._raft_goal_full(state):
+                for c in cargo:
+                    if c in KEEP:
+                        return A.Unload(D.GOODS[c], home)  # room for more gold
+        elif job is not None and job[0] in reach:
+            site, lack = job
+            have = state.pool(site, state.presence(self.seat).get(site, []))
+            if all(have[g] >= n for g, n in D.BUILDINGS[D.MINE].cost):
+                return None  # the mine is built from this boat this turn
+            for g in set(cargo):
+                if lack[g]:
+                    return A.Unload(D.GOODS[g], site)
+        for q in reach:
+            if q != home and room:
+                for g in (D.STOCK, D.COINS, D.GOLD):
+                    if (g, q) in loads:
+                        return loads[(g, q)]
+                if job is not None and q != job[0]:  # the site's goods from our producer
+                    for g in (D.STONE, D.BOARD):
+                        if job[1][g] > cargo.count(g) and (g, q) in loads:
+                            return loads[(g, q)]
+        goal = self._raft_goal(state, t)
+        if goal in reach:
+            return None
+        return self._steer(state, t, legal, [goal])
+
+    def _steer(self, state: RBState, t: Any, legal: list[Any], goals: list[int]) -> Any | None:
+        """The step of our moving boat ``t`` that brings it nearest a dock of one of the
+        land areas ``goals``, or None when no step brings it nearer."""
+        steps = {a.to: a for a in legal if isinstance(a, A.Step)}
+        if not steps:
+            return None
+        docks = [d for q in goals for d in self._area_docks(state, q)]
+        dist = self._boat_distances(state, docks)
+        here = dist.get(t.place, 99)
+        best = min(steps, key=lambda q: (dist.get(q, 99), q))
+        return steps[best] if dist.get(best, 99) < here else None
+
+    def _raft_goal_full(self, state: RBState) -> bool:
+        """True when one of our island mines still has gold lying or in its bag (a full
+        boat at home then unloads its gold to fetch more)."""
+        w = state.world
+        for q in self._island_mines(state):
+            if state.bags.get(w.place_hex[q], [0, 0])[0] or any(
+                g & D.GOOD_MASK in KEEP for g in state.piles.get(q, ())
+            ):
+                return True
+        return False
+
     # ------------------------------------------------------------------ building
 
     def _mix(self, state: RBState) -> str:
@@ -1582,7 +2075,7 @@ class Planner:
         # roads from home to neighbouring producers, with stone to spare
         spare = state.pool(home, state.presence(self.seat).get(home, []))[D.STONE]
         spare -= self._reserve(state)[D.STONE]
-        if spare > 0 and ROADS:
+        if spare > 0 and ROADS and not self._raft_pending(state):
             for a in legal:
                 if isinstance(a, A.Road) and a.place == home:
                     j = w.nbr[w.place_hex[home]][a.side]

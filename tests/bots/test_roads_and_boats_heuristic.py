@@ -566,3 +566,52 @@ def test_donkeys_breed_two_steps_out_without_a_pasture_next_door(monkeypatch: An
     monkeypatch.setattr(BOT, "FAR_BREED", False)
     state = _play(4, 7007, [BOT.Planner(s) for s in range(4)])
     assert donkeys(state, 2) == 3
+
+
+def test_rafts_build_and_work_island_mines_on_the_pacific() -> None:
+    """Seed 7000, 2 seats of the bot on The Pacific, whose mountains are islands: each
+    seat builds a raft factory and rafts, every mine is built from a raft docked at its
+    island (no donkey can reach one), and the gold comes back aboard the rafts or home,
+    where it is carried at the end.  Without ``RAFTS`` the seats mine nothing."""
+
+    class Recorder(BOT.Planner):  # type: ignore[name-defined]
+        """The bot, noting for each mine it builds whether a boat of its own is there."""
+
+        def __init__(self, seat: int) -> None:
+            super().__init__(seat)
+            self.from_boat: list[bool] = []
+
+        def choose(self, state: RBState, legal: list[Any]) -> int:
+            index: int = super().choose(state, legal)
+            action = legal[index]
+            if isinstance(action, A.Build) and action.building == "mine":
+                self.from_boat.append(
+                    any(
+                        t.owner == self.seat and t.water and action.place in state.reach(t)
+                        for t in state.trans.values()
+                    )
+                )
+            return index
+
+    planners = [Recorder(0), Recorder(1)]
+    state = _play(2, 7000, planners)
+    assert state.to_move() == TERMINAL
+    for seat, planner in enumerate(planners):
+        own = [b for b in state.buildings.values() if b[2] == seat]
+        assert any(b[0] == D.RAFT_FACTORY for b in own)
+        assert sum(1 for t in state.trans.values() if t.owner == seat and t.water) >= 2
+        mines = [b[1] for b in own if b[0] == D.MINE]
+        assert len(mines) >= 3
+        assert all(not BOT.neighbours(state, place) for place in mines)  # islands
+        assert len(planner.from_boat) == len(mines) and all(planner.from_boat)
+        assert state.goods_points()[seat] >= 10 * 3 * len(mines)  # every gold carried
+    assert min(state.scores()) >= 120
+
+
+def test_without_rafts_the_pacific_is_the_old_mirror(monkeypatch: Any) -> None:
+    """``RAFTS`` off: no boat, no mine, the round-6 mirror (63 to 53)."""
+    monkeypatch.setattr(BOT, "RAFTS", False)
+    state = _play(2, 7000, [BOT.Planner(s) for s in range(2)])
+    assert not any(t.water for t in state.trans.values())
+    assert not any(b[0] == D.MINE for b in state.buildings.values())
+    assert sorted(state.scores()) == [53.0, 63.0]
