@@ -448,6 +448,9 @@ RAFT_REACH = 5
 """With ``RAFTS``, the most boat steps from a home dock to an island's dock (a raft moves
 3 steps, and docking ends its move: 3 is one move, 5 two)."""
 RAFT_MINES = 4
+RAFT_LAND = 2
+"""With ``RAFTS``, a mountain more than this many land steps from the home (or with no
+land path to it) counts as an island."""
 """With ``RAFTS``, the most mines of the seat (``MINES`` is for land mines)."""
 RAFT_QUARRY = True
 """With ``RAFTS``, a quarry on the nearest rock two steps out when no rock is next to the
@@ -524,7 +527,8 @@ class Planner:
         mines = [(q, D.MINE) for q in sites[D.MOUNTAIN][:room]]
         islands: list[int] = []
         raft_site: int | None = None
-        if self._raft_seats(state) and not mines and w.hexes[hh].terrain != D.MOUNTAIN:
+        raft_plan = self._raft_seats(state) and self._long_plan(state)
+        if raft_plan and not mines and w.hexes[hh].terrain != D.MOUNTAIN:
             islands = self._islands(state)[: max(0, RAFT_MINES - own.count(D.MINE))]
         if islands:
             if RAFT_QUARRY and not sites[D.ROCK] and D.QUARRY not in own:
@@ -1170,6 +1174,8 @@ class Planner:
                     return a  # the raft comes before this turn's brick
                 if others == 0 and not self._home_free(state):
                     continue  # keep one transporter home for the wonder
+                if self._trunk_fetch(state, t) is not None:
+                    return a  # the raft's second trunk from our woodcutter
                 if self._trunk_holder(state, t):
                     continue  # it keeps its trunks at home for the raft
                 if self._errand(state, t) is not None or self._outing(state, home) is not None:
@@ -1280,6 +1286,11 @@ class Planner:
                 if isinstance(a, A.Step) and a.to == factory:
                     return a
             return None
+        fetch = self._trunk_fetch(state, t)
+        if fetch is not None:
+            for a in legal:
+                if isinstance(a, A.Step) and a.to == fetch:
+                    return a
         if self._trunk_holder(state, t):
             return None  # it keeps its trunks for the raft
         site = self._breeding_site(state)
@@ -1699,7 +1710,7 @@ class Planner:
                 continue
             for a in w.areas[h]:
                 q = state.root[a]
-                if q in by_land or any(q == r for _d, r in found):
+                if by_land.get(q, 99) <= RAFT_LAND or any(q == r for _d, r in found):
                     continue
                 steps = min((by_boat.get(d, 99) for d in self._area_docks(state, q)), default=99)
                 if steps <= RAFT_REACH:
@@ -1709,9 +1720,9 @@ class Planner:
     def _by_water(self, state: RBState, site: int) -> bool:
         """True when ``site`` is a target of the raft plan: no land path joins it to the
         home."""
-        return self._raft_seats(state) and site not in self._distances(
-            state, state.homes[self.seat]
-        )
+        if not self._raft_seats(state):
+            return False
+        return self._distances(state, state.homes[self.seat]).get(site, 99) > RAFT_LAND
 
     def _raft_factory_site(self, state: RBState, taken: set[int]) -> int | None:
         """A free shore land area next to the home (not in ``taken``) for the raft
@@ -1813,7 +1824,7 @@ class Planner:
         return [
             b[1]
             for b in state.buildings.values()
-            if b[0] == D.MINE and b[2] == self.seat and b[1] not in dist
+            if b[0] == D.MINE and b[2] == self.seat and dist.get(b[1], 99) > RAFT_LAND
         ]
 
     def _raft_wanted(self, state: RBState) -> bool:
@@ -1836,13 +1847,44 @@ class Planner:
         return None
 
     def _trunk_holder(self, state: RBState, t: Any) -> bool:
-        """True when ``t`` is a land transporter of ours at home keeping trunks for a raft
-        (while a raft is wanted and our raft factory stands)."""
-        if t.water or t.place != state.homes[self.seat]:
+        """True when ``t`` is the land transporter of ours at home that keeps trunks for
+        a raft (while a raft is wanted and our raft factory stands): of those at home
+        with trunks aboard, the one with the most (the lowest id on a tie); the others
+        unload theirs for the sawmill."""
+        home = state.homes[self.seat]
+        if t.water or t.place != home:
             return False
         if not any(g & D.GOOD_MASK == D.TRUNK for g in t.cargo):
             return False
-        return self._raft_factory(state) is not None and self._raft_wanted(state)
+        if self._raft_factory(state) is None or not self._raft_wanted(state):
+            return False
+        best: tuple[int, int] | None = None
+        for u in state.trans.values():
+            if u.owner != self.seat or u.water or u.place != home:
+                continue
+            trunks = sum(1 for g in u.cargo if g & D.GOOD_MASK == D.TRUNK)
+            if trunks and (best is None or (-trunks, u.id) < best):
+                best = (-trunks, u.id)
+        return best is not None and best[1] == t.id
+
+    def _trunk_fetch(self, state: RBState, t: Any) -> int | None:
+        """For the trunk holder (``_trunk_holder``) with room and no trunk at home that it
+        may load: a neighbouring woodcutter of ours where a trunk lies, to fetch it
+        there; None otherwise."""
+        if not self._trunk_holder(state, t) or len(t.cargo) >= D.TRANSPORTERS[t.kind].capacity:
+            return None
+        home = state.homes[self.seat]
+        bit = 1 << (self.seat + D.GOOD_BITS)
+        if any(g & D.GOOD_MASK == D.TRUNK and not g & bit for g in state.piles.get(home, ())):
+            return None
+        w = state.world
+        for q in neighbours(state, home):
+            b = state.buildings.get(w.place_hex[q])
+            if b is None or b[0] != D.WOODCUTTER or b[2] != self.seat or b[1] != q:
+                continue
+            if any(g & D.GOOD_MASK == D.TRUNK and not g & bit for g in state.piles.get(q, ())):
+                return q
+        return None
 
     def _raft_feed(self, state: RBState, t: Any) -> int | None:
         """Our raft factory next to the home when land transporter ``t`` at home can take
