@@ -67,16 +67,17 @@ Plan (rule-based, no search; measured against the frozen v1 in docs/bots/roads_a
   the pace, ``HOME_WAIT``); two donkeys breed on a free pasture two steps out when
   none is next to the home, once a mine stands or is planned (``FAR_BREED``).
 
-* round 7 (``RAFTS``, at 2 seats only: ``RAFT_SEATS``): when no mountain is a land site
-  but mountain islands lie within ``RAFT_REACH`` boat steps of the home's coast (The
-  Pacific), the plan gets a quarry on the nearest rock two steps out (``RAFT_QUARRY``),
-  a raft factory on a free shore hex next to the home and mines on those islands (up to
-  ``RAFT_MINES``).  Donkeys keep 2 trunks from the sawmill for each raft (up to
-  ``RAFT_COUNT``) and take them to the factory; each raft loads the cost of the next
-  island mine at the home dock or the stone at our quarry, leaves it on the island,
-  and the mine is built from the docked raft; the rafts then take the gold in
-  production, bring it home (unloaded while more gold waits) and keep it aboard in the
-  last turns, where it scores like a donkey's.
+* round 7 (``RAFTS``, at 2 seats only: ``RAFT_SEATS``; in a long game): when no mountain
+  is a land site but mountains more than ``RAFT_LAND`` land steps away lie within
+  ``RAFT_REACH`` boat steps of the home's coast (The Pacific: islands), the plan gets a
+  quarry on the nearest rock two steps out (``RAFT_QUARRY``), a raft factory on a free
+  shore hex next to the home and mines on those islands (up to ``RAFT_MINES``).  One
+  donkey keeps 2 trunks from the sawmill for each raft (up to ``RAFT_COUNT``), fetching
+  the second from our woodcutter, and takes them to the factory; each raft loads the
+  cost of the next island mine at the home dock or the stone at our quarry, leaves it
+  on the island, and the mine is built from the docked raft; the rafts then take the
+  gold in production, bring it home (unloaded while more gold waits) and keep it
+  aboard in the last turns, where it scores like a donkey's.
 
 Off in short games (measured worse against v1, see the doc): the mint, coal burner and
 papermill (``INDUSTRY``, ``PAPER``) and partial costs left on a site
@@ -430,17 +431,18 @@ SHAFT_SITES = False
 """With ``SHAFTS`` the papermill and coal burner may stand two steps out when no site next
 to the home is free (``_place_shaft_industry``)."""
 RAFTS = True
-"""Round 7: island mines served by a raft.  When no mountain is a land site (next to the
-home or two steps out) but mountains without a building lie within one raft move of the
-home's coast, the plan gets a quarry on the nearest rock two steps out (stone for the
-raft factory and the mines), a raft factory on a free shore hex next to the home and
-mines on those islands.  A donkey takes 2 trunks to the factory (shared rules §4: a raft
-factory costs 1 board + 1 stone on a shore hex, makes a raft from 2 trunks, launched at
-once on the coast of its hex); the raft loads the mine's 3 boards + 1 stone at the home
-dock (capacity 3, so some goods are left on the island and the raft fetches the rest),
-docks at the island (sea to land that is no river ends the move), the mine is built from
-the docked raft (build where one's own docked boat is), and the raft then waits there
-taking the gold in production; gold on a boat at the end scores like a donkey's."""
+"""Round 7: island mines served by rafts.  When no mountain is a land site (next to the
+home or two steps out) but mountains without a building lie within ``RAFT_REACH`` boat
+steps of the home's coast, the plan (in a long game) gets a quarry on the nearest rock
+two steps out (stone for the raft factory and the mines), a raft factory on a free
+shore hex next to the home and mines on those islands.  A donkey takes 2 trunks to the
+factory (shared rules §4: a raft factory costs 1 board + 1 stone on a shore hex, makes
+a raft from 2 trunks, launched at once on the coast of its hex); a raft loads the
+mine's 3 boards + 1 stone at the home dock (capacity 3, so some goods are left on the
+island and the raft fetches the rest), docks at the island (sea to land that is no
+river ends the move), the mine is built from the docked raft (build where one's own
+docked boat is), and the rafts then take the gold in production and bring it home;
+gold on a boat at the end scores like a donkey's."""
 RAFT_SEATS = 2
 """With ``RAFTS``, the most seats at which the raft plan is used (4-seat games were left
 as they were: see the doc)."""
@@ -448,10 +450,10 @@ RAFT_REACH = 5
 """With ``RAFTS``, the most boat steps from a home dock to an island's dock (a raft moves
 3 steps, and docking ends its move: 3 is one move, 5 two)."""
 RAFT_MINES = 4
+"""With ``RAFTS``, the most mines of the seat (``MINES`` is for land mines)."""
 RAFT_LAND = 2
 """With ``RAFTS``, a mountain more than this many land steps from the home (or with no
 land path to it) counts as an island."""
-"""With ``RAFTS``, the most mines of the seat (``MINES`` is for land mines)."""
 RAFT_QUARRY = True
 """With ``RAFTS``, a quarry on the nearest rock two steps out when no rock is next to the
 home (the home starts with 1 stone, which the sawmill takes)."""
@@ -1694,9 +1696,9 @@ class Planner:
         return out
 
     def _islands(self, state: RBState) -> list[int]:
-        """Mountain land areas without a building that no land path joins to the home
-        and whose coast lies within ``RAFT_REACH`` boat steps of the home's coast,
-        nearest first (the raft plan's mine sites)."""
+        """Mountain land areas without a building more than ``RAFT_LAND`` land steps from
+        the home (or with no land path to it) whose coast lies within ``RAFT_REACH`` boat
+        steps of the home's coast, nearest first (the raft plan's mine sites)."""
         w = state.world
         home = state.homes[self.seat]
         docks = self._home_docks(state)
@@ -1718,8 +1720,8 @@ class Planner:
         return [q for _d, q in sorted(found)]
 
     def _by_water(self, state: RBState, site: int) -> bool:
-        """True when ``site`` is a target of the raft plan: no land path joins it to the
-        home."""
+        """True when ``site`` is a target of the raft plan: more than ``RAFT_LAND`` land
+        steps from the home, or no land path joins it to the home."""
         if not self._raft_seats(state):
             return False
         return self._distances(state, state.homes[self.seat]).get(site, 99) > RAFT_LAND
@@ -1819,7 +1821,8 @@ class Planner:
         return [t for t in state.trans.values() if t.owner == self.seat and t.water]
 
     def _island_mines(self, state: RBState) -> list[int]:
-        """Land areas of our mines that no land path joins to the home."""
+        """Land areas of our mines more than ``RAFT_LAND`` land steps from the home (or
+        with no land path to it): the raft plan's."""
         dist = self._distances(state, state.homes[self.seat])
         return [
             b[1]
