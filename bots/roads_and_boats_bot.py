@@ -117,7 +117,7 @@ from referee.games.roads_and_boats.state import (
     PRODUCTION,
     RBState,
 )
-from referee.games.roads_and_boats.world import DOCK
+from referee.games.roads_and_boats.world import DOCK, World
 
 MAX_PRICE = 6
 """Highest price (goods) the bot pays for one brick in a turn, except in the last turn."""
@@ -459,6 +459,11 @@ RAFT_QUARRY = True
 home (the home starts with 1 stone, which the sawmill takes)."""
 RAFT_COUNT = 3
 """With ``RAFTS``, rafts the seat makes (each carries 3 goods)."""
+
+
+_BOAT_STEPS: dict[int, tuple[World, dict[tuple[int, ...], dict[int, int]]]] = {}
+"""Boat distances by map (``id`` of its :class:`World`, which is kept here so the id
+stays its own) and start places: see ``Planner._boat_distances``."""
 
 
 class Planner:
@@ -1672,8 +1677,17 @@ class Planner:
 
     def _boat_distances(self, state: RBState, starts: list[int]) -> dict[int, int]:
         """Boat steps from the nearest of ``starts`` (docks, sea or river places) to every
-        place a boat reaches; a dock is a dead end (a boat that docks stops there)."""
+        place a boat reaches; a dock is a dead end (a boat that docks stops there).
+        Boats' links are part of the map, so the answer is kept per map and ``starts``
+        (``_BOAT_STEPS``); callers must not change the dictionary returned."""
         w = state.world
+        kept = _BOAT_STEPS.get(id(w))
+        if kept is None or kept[0] is not w:
+            kept = _BOAT_STEPS[id(w)] = (w, {})
+        key = tuple(starts)
+        dist = kept[1].get(key)
+        if dist is not None:
+            return dist
         dist = dict.fromkeys(starts, 0)
         todo = deque(starts)
         while todo:
@@ -1684,6 +1698,7 @@ class Planner:
                 if q not in dist:
                     dist[q] = dist[p] + 1
                     todo.append(q)
+        kept[1][key] = dist
         return dist
 
     def _area_docks(self, state: RBState, place: int) -> list[int]:
