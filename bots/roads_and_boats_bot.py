@@ -167,12 +167,23 @@ def links(state: RBState, place: int) -> list[tuple[int, int]]:
     return out
 
 
+_NEIGHBOURS: dict[int, list[int]] | None = None
+"""Neighbours by land area while ``Planner.choose`` looks at one state (None outside
+it): a decision asks for the same ones many times, and the state does not change."""
+
+
 def neighbours(state: RBState, place: int) -> list[int]:
-    """Distinct land areas one off-road step from ``place``."""
+    """Distinct land areas one off-road step from ``place`` (callers must not change
+    the list returned)."""
+    memo = _NEIGHBOURS
+    if memo is not None and (got := memo.get(place)) is not None:
+        return got
     out: list[int] = []
     for _edge, q in links(state, place):
         if q not in out:
             out.append(q)
+    if memo is not None:
+        memo[place] = out
     return out
 
 
@@ -471,12 +482,18 @@ class Planner:
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
+        self._land_steps: dict[int, dict[int, int]] | None = None
 
     # ------------------------------------------------------------------ entry
 
     def choose(self, state: RBState, legal: list[Any]) -> int:
         """Index into ``legal`` of the action to take."""
-        action = self._pick(state, legal)
+        global _NEIGHBOURS
+        _NEIGHBOURS, self._land_steps = {}, {}
+        try:
+            action = self._pick(state, legal)
+        finally:
+            _NEIGHBOURS, self._land_steps = None, None
         return legal.index(action) if action is not None else len(legal) - 1
 
     def _pick(self, state: RBState, legal: list[Any]) -> Any | None:
@@ -1545,6 +1562,11 @@ class Planner:
         return best if best is not None and dist.get(best, 99) < 99 else None
 
     def _distances(self, state: RBState, start: int) -> dict[int, int]:
+        """Off-road land steps from ``start`` to every land area reached (kept for the
+        rest of the decision; callers must not change the dictionary returned)."""
+        memo = self._land_steps
+        if memo is not None and (got := memo.get(start)) is not None:
+            return got
         dist = {start: 0}
         todo = deque([start])
         while todo:
@@ -1553,6 +1575,8 @@ class Planner:
                 if q not in dist:
                     dist[q] = dist[p] + 1
                     todo.append(q)
+        if memo is not None:
+            memo[start] = dist
         return dist
 
     def _errand(self, state: RBState, t: Any) -> tuple[int, list[int]] | None:
