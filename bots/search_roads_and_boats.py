@@ -32,10 +32,11 @@ Budget: the work of a playout is counted in *rollout units* of
 4-seat decision costs about twice a 2-seat one); ``done(units)`` from the bot's
 budget says when to stop.  A sample is only used once every candidate has been
 played on it; a sample cut short by the budget is dropped, except the first: then
-the candidates it reached are compared (the home, where one 2-seat game takes
-about 60 ms of CPU, so five homes fit in the budget), and with fewer than two the
-guide's choice is played.  Early in a 4-seat game (about 250 ms per playout) no
-sample fits and the guide plays; the searched decisions there are the later ones.
+the candidates it reached are compared (the home: a 2-seat playout from there took
+about 60 ms of CPU before the heuristic's rafts and takes about 0.3 s since, so at the
+clock two or three homes fit), and with fewer than two the guide's choice is played.
+Early in a 4-seat game (about 250 ms per playout) no sample fits and the guide plays;
+the searched decisions there are the later ones.
 """
 
 from __future__ import annotations
