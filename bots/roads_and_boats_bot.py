@@ -1767,23 +1767,11 @@ class Planner:
 
     def _raft_factory_site(self, state: RBState, taken: set[int]) -> int | None:
         """A free shore land area next to the home (not in ``taken``) for the raft
-        factory: pasture first, then rock or desert, then woods."""
-        w = state.world
-        home = state.homes[self.seat]
-        hh = w.place_hex[home]
-        ranked = []
-        for q in neighbours(state, home):
-            j = w.place_hex[q]
-            if j == hh or j in state.buildings or q in taken or not self._area_docks(state, q):
-                continue
-            terrain = w.hexes[j].terrain
-            if terrain == D.DESERT and not state.irrigated:
-                continue
-            rank = {D.PASTURE: 0, D.ROCK: 1, D.DESERT: 1, D.WOODS: 2}.get(terrain)
-            if rank is None:
-                continue
-            ranked.append((rank, q))
-        return min(ranked)[1] if ranked else None
+        factory, in the order of ``_spare_sites`` (pasture first, woods last)."""
+        for q in self._spare_sites(state, taken, {}):
+            if self._area_docks(state, q):
+                return q
+        return None
 
     def _raft_pending(self, state: RBState) -> bool:
         """True while the raft plan has a raft factory or an island mine to build (its
