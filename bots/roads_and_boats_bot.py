@@ -167,6 +167,11 @@ def links(state: RBState, place: int) -> list[tuple[int, int]]:
     return out
 
 
+def trunks_aboard(t: Any) -> int:
+    """Trunks in transporter ``t``'s cargo."""
+    return sum(1 for g in t.cargo if g & D.GOOD_MASK == D.TRUNK)
+
+
 _NEIGHBOURS: dict[int, list[int]] | None = None
 """Neighbours by land area while ``Planner.choose`` looks at one state (None outside
 it): a decision asks for the same ones many times, and the state does not change."""
@@ -1302,7 +1307,7 @@ class Planner:
         home = state.homes[self.seat]
         factory = self._raft_feed(state, t)
         if factory is not None:  # 2 trunks to the raft factory
-            if sum(1 for g in t.cargo if g & D.GOOD_MASK == D.TRUNK) < 2:
+            if trunks_aboard(t) < 2:
                 for a in legal:
                     if isinstance(a, A.Load) and a.place == home and D.G[a.good] == D.TRUNK:
                         return a
@@ -1382,7 +1387,7 @@ class Planner:
         if (
             self._raft_seats(state)
             and t.place == self._raft_factory(state)
-            and sum(1 for g in t.cargo if g & D.GOOD_MASK == D.TRUNK) >= 2
+            and trunks_aboard(t) >= 2
             and self._raft_wanted(state)
         ):
             return None  # the raft is made here next production
@@ -1689,16 +1694,6 @@ class Planner:
         ``RAFT_SEATS``)."""
         return RAFTS and 1 < state.seats <= RAFT_SEATS
 
-    def _home_docks(self, state: RBState) -> list[int]:
-        """Docks (coastlines) of the home's land area."""
-        w = state.world
-        home = state.homes[self.seat]
-        out: list[int] = []
-        for a in w.areas[w.place_hex[home]]:
-            if state.root[a] == home:
-                out.extend(w.docks_of_area[a])
-        return out
-
     def _boat_distances(self, state: RBState, starts: list[int]) -> dict[int, int]:
         """Boat steps from the nearest of ``starts`` (docks, sea or river places) to every
         place a boat reaches; a dock is a dead end (a boat that docks stops there).
@@ -1740,7 +1735,7 @@ class Planner:
         steps of the home's coast, nearest first (the raft plan's mine sites)."""
         w = state.world
         home = state.homes[self.seat]
-        docks = self._home_docks(state)
+        docks = self._area_docks(state, home)
         if not docks:
             return []
         by_land = self._distances(state, home)
@@ -1817,14 +1812,14 @@ class Planner:
             if isinstance(a, A.Produce) and state.buildings[a.hex][0] == D.RAFT_FACTORY
         ]
         if launches:
-            dist = self._boat_distances(state, self._home_docks(state))
+            dist = self._boat_distances(state, self._area_docks(state, home))
             return min(launches, key=lambda a: (dist.get(a.launch, 99), a.launch))
         if self._raft_factory(state) is None:
             return None
         held = 0
         for t in state.trans.values():
             if t.owner == self.seat and t.place == home and not t.water:
-                held += sum(1 for g in t.cargo if g & D.GOOD_MASK == D.TRUNK)
+                held += trunks_aboard(t)
         if held >= 2:
             return None
         takes = [
@@ -1838,7 +1833,7 @@ class Planner:
 
         def order(a: A.Take) -> tuple[int, int]:
             t = state.trans[a.transporter]
-            trunks = sum(1 for g in t.cargo if g & D.GOOD_MASK == D.TRUNK)
+            trunks = trunks_aboard(t)
             return (-trunks, a.transporter)
 
         return min(takes, key=order) if takes else None
@@ -1884,7 +1879,7 @@ class Planner:
         home = state.homes[self.seat]
         if t.water or t.place != home:
             return False
-        if not any(g & D.GOOD_MASK == D.TRUNK for g in t.cargo):
+        if not trunks_aboard(t):
             return False
         if self._raft_factory(state) is None or not self._raft_wanted(state):
             return False
@@ -1892,7 +1887,7 @@ class Planner:
         for u in state.trans.values():
             if u.owner != self.seat or u.water or u.place != home:
                 continue
-            trunks = sum(1 for g in u.cargo if g & D.GOOD_MASK == D.TRUNK)
+            trunks = trunks_aboard(u)
             if trunks and (best is None or (-trunks, u.id) < best):
                 best = (-trunks, u.id)
         return best is not None and best[1] == t.id
@@ -1927,10 +1922,10 @@ class Planner:
         if factory is None:
             return None
         for u in state.trans.values():
-            trunks = sum(1 for g in u.cargo if g & D.GOOD_MASK == D.TRUNK)
+            trunks = trunks_aboard(u)
             if u.owner == self.seat and u.place == factory and trunks >= 2:
                 return None  # the trunks are there
-        held = sum(1 for g in t.cargo if g & D.GOOD_MASK == D.TRUNK)
+        held = trunks_aboard(t)
         bit = 1 << (self.seat + D.GOOD_BITS)
         loose = sum(
             1 for g in state.piles.get(home, ()) if g & D.GOOD_MASK == D.TRUNK and not g & bit
@@ -1973,16 +1968,13 @@ class Planner:
                 return site
             return home
         if len(cargo) < D.TRANSPORTERS[t.kind].capacity:
-            w = state.world
-            best: tuple[int, int] | None = None
-            for q in self._island_mines(state):
-                h = w.place_hex[q]
-                lying = sum(1 for g in state.piles.get(q, ()) if g & D.GOOD_MASK in KEEP)
-                if lying or state.bags.get(h, [0, 0])[0]:
-                    rank = (0 if lying else 1, q)
-                    best = rank if best is None or rank < best else best
-            if best is not None:
-                return best[1]
+            islands = self._gold_islands(state)
+            if islands:  # where gold lies first, then where it is still in the bag
+
+                def lying(q: int) -> bool:
+                    return any(g & D.GOOD_MASK in KEEP for g in state.piles.get(q, ()))
+
+                return min(islands, key=lambda q: (not lying(q), q))
         return home
 
     def _raft_source(self, state: RBState, t: Any, left: list[int]) -> int | None:
@@ -2031,13 +2023,7 @@ class Planner:
                                 return A.Unload(D.GOODS[c], q)
             if not room:
                 return None
-            w = state.world
-            lying = [
-                q
-                for q in self._island_mines(state)
-                if any(g & D.GOOD_MASK in KEEP for g in state.piles.get(q, ()))
-                or state.bags.get(w.place_hex[q], [0, 0])[0]
-            ]
+            lying = self._gold_islands(state)
             if not lying or any(q in reach for q in lying):
                 return None
             return self._steer(state, t, legal, lying)
@@ -2059,7 +2045,7 @@ class Planner:
                     for c in cargo:
                         if c in KEEP:
                             return A.Unload(D.GOODS[c], home)  # room for the mine's goods
-            if not needed and self._raft_goal_full(state):
+            if not needed and self._gold_islands(state):
                 for c in cargo:
                     if c in KEEP:
                         return A.Unload(D.GOODS[c], home)  # room for more gold
@@ -2097,16 +2083,16 @@ class Planner:
         best = min(steps, key=lambda q: (dist.get(q, 99), q))
         return steps[best] if dist.get(best, 99) < here else None
 
-    def _raft_goal_full(self, state: RBState) -> bool:
-        """True when one of our island mines still has gold lying or in its bag (a full
-        boat at home then unloads its gold to fetch more)."""
+    def _gold_islands(self, state: RBState) -> list[int]:
+        """Our island mines (``_island_mines``) with gold, coins or stock lying there or
+        gold still in the bag."""
         w = state.world
-        for q in self._island_mines(state):
-            if state.bags.get(w.place_hex[q], [0, 0])[0] or any(
-                g & D.GOOD_MASK in KEEP for g in state.piles.get(q, ())
-            ):
-                return True
-        return False
+        return [
+            q
+            for q in self._island_mines(state)
+            if state.bags.get(w.place_hex[q], [0, 0])[0]
+            or any(g & D.GOOD_MASK in KEEP for g in state.piles.get(q, ()))
+        ]
 
     # ------------------------------------------------------------------ building
 
