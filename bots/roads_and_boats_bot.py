@@ -487,18 +487,21 @@ class Planner:
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
+        # Kept for the length of one ``choose`` (None outside it): the state does not
+        # change within a decision, which asks for these many times.
         self._land_steps: dict[int, dict[int, int]] | None = None
+        self._target_list: list[tuple[int, int]] | None = None
 
     # ------------------------------------------------------------------ entry
 
     def choose(self, state: RBState, legal: list[Any]) -> int:
         """Index into ``legal`` of the action to take."""
         global _NEIGHBOURS
-        _NEIGHBOURS, self._land_steps = {}, {}
+        _NEIGHBOURS, self._land_steps, self._target_list = {}, {}, None
         try:
             action = self._pick(state, legal)
         finally:
-            _NEIGHBOURS, self._land_steps = None, None
+            _NEIGHBOURS, self._land_steps, self._target_list = None, None, None
         return legal.index(action) if action is not None else len(legal) - 1
 
     def _pick(self, state: RBState, legal: list[Any]) -> Any | None:
@@ -536,7 +539,17 @@ class Planner:
     # ------------------------------------------------------------------ plan
 
     def _targets(self, state: RBState) -> list[tuple[int, int]]:
-        """Producers still to build, best first: (land area, building kind)."""
+        """Producers still to build, best first: (land area, building kind); within one
+        ``choose`` the list is worked out once (callers must not change it)."""
+        if self._target_list is not None:
+            return self._target_list
+        kept = self._plan_targets(state)
+        if self._land_steps is not None:  # inside choose
+            self._target_list = kept
+        return kept
+
+    def _plan_targets(self, state: RBState) -> list[tuple[int, int]]:
+        """``_targets`` worked out from ``state``."""
         w = state.world
         home = state.homes[self.seat]
         hh = w.place_hex[home]
