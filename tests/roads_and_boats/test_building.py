@@ -113,6 +113,28 @@ def test_walls_from_sea_cost_two_more_and_push_docked_boats() -> None:
     assert raft.place == sea  # pushed back into the sea hex
 
 
+def test_a_coastal_wall_pushes_other_players_boats_with_their_passengers_only() -> None:
+    """p14: only another player's docked *boat* goes back to sea, with what it carries;
+    a land transporter of another player aboard the builder's own boat is cargo and
+    stays with that boat (found by the property test, seed 361 on Dead Sea)."""
+    state = building_phase(3)
+    w = state.world
+    woods = area(w, 2, 2)
+    sea = w.sea_place[hx(w, 3, 2)]
+    dock = next(p for p in w.docks_of_area[woods] if w.place_dir[p] == NE)
+    own_raft = add(state, 0, D.RAFT, dock)
+    guest = add(state, 1, D.DONKEY, dock)
+    guest.carrier = own_raft.id
+    their_raft = add(state, 2, D.RAFT, dock)
+    passenger = add(state, 2, D.DONKEY, dock)
+    passenger.carrier = their_raft.id
+    add(state, 0, D.DONKEY, woods)
+    put(state, woods, D.STONE, 1)
+    state.apply_action(A.Wall(woods, NE))
+    assert (own_raft.place, guest.place) == (dock, dock)
+    assert (their_raft.place, passenger.place) == (sea, sea)
+
+
 def test_roads_and_bridges() -> None:
     state = building_phase(2, "mesopotamia")
     w = state.world

@@ -1302,9 +1302,10 @@ class RBState(State):
             return
         self._take(place, own, D.STONE, D.wall_build_cost(tokens) + extra)
         self.walls[edge] = [seat, tokens + 1]
-        # a coastal wall pushes other players' docked boats back to sea (p14)
+        # a coastal wall pushes other players' docked boats back to sea (p14); a
+        # land transporter aboard a boat is the boat's cargo, never pushed by itself
         for t in self.trans.values():
-            if t.owner != seat and w.place_kind[t.place] == DOCK:
+            if t.owner != seat and t.carrier < 0 and w.place_kind[t.place] == DOCK:
                 th = w.place_hex[t.place]
                 if w.edge_of[th][w.place_dir[t.place]] == edge:
                     sea = w.dock_sea(t.place)
