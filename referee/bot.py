@@ -795,9 +795,10 @@ class BotProcess:
         return found
 
     async def freeze(self) -> None:
-        """Stop (SIGSTOP) every process of the bot while it waits in a pool, so that
-        nothing it left running (a pondering thread, a child) takes CPU from the
-        matches being played meanwhile.  Each pass stops the processes found, waits
+        """Stop (SIGSTOP) every process of the bot while it waits in a pool or while
+        other seats of its match are on move (:mod:`referee.turns`), so that nothing
+        it left running (a pondering thread, a child) takes CPU from the bots that
+        are thinking.  Each pass stops the processes found, waits
         until they are stopped (a stopped process can start no other), and reads the
         tree again, until no new process appears.  :attr:`frozen` is set before the
         first signal, so :meth:`thaw` also undoes a freeze cancelled half-way."""

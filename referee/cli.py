@@ -191,6 +191,12 @@ def schema(game: str) -> None:
 @click.option("--move-ms", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--bank-ms", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--startup-ms", type=click.IntRange(min=1), default=10000, show_default=True)
+@click.option(
+    "--ponder",
+    is_flag=True,
+    help="Let bots compute while other seats are on move (default: a waiting bot is "
+    "stopped once the seat on move has thought 10 ms).",
+)
 @click.option("--option", "opts", multiple=True, metavar="KEY=VALUE", help="Game option.")
 @click.option(
     "--max-plies",
@@ -222,6 +228,7 @@ def play(
     move_ms: int,
     bank_ms: int,
     startup_ms: int,
+    ponder: bool,
     opts: tuple[str, ...],
     max_plies: int,
     adjudication: Adjudication,
@@ -252,7 +259,7 @@ def play(
             specs,
             seed=seed,
             options=options,
-            clock=Clock(startup_ms, move_ms, bank_ms),
+            clock=Clock(startup_ms, move_ms, bank_ms, ponder),
             # The match id goes to every bot: it must say nothing of the seed.
             match_id=new_match_id(),
             record_path=record,

@@ -71,6 +71,9 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
     move_ms: int = 1000
     startup_ms: int = 10_000
     bank_ms: int = 0
+    ponder: bool = False
+    """Let bots compute while other seats are on move; ``false`` (default): a bot is
+    stopped while another seat thinks (see :mod:`referee.turns`)."""
     options: dict[str, Any] = {}
     max_line_bytes: int = 1 << 20
     max_stderr_bytes: int = 1 << 20

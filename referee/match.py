@@ -43,15 +43,28 @@ from referee.record import (
 )
 from referee.rng import KEYED, derive_seed, match_rng
 from referee.sandbox import SandboxPolicy
+from referee.turns import TurnGuard
 
 
 @dataclass
 class Clock:
-    """Clock settings in milliseconds: start-up answer, per move, and time bank."""
+    """Clock settings in milliseconds: start-up answer, per move, and time bank;
+    ``ponder``: let the bots of the seats not on move compute (off: they are stopped
+    while another seat thinks, see :mod:`referee.turns`)."""
 
     startup_ms: int = 10_000
     move_ms: int = 1_000
     bank_ms: int = 0
+    ponder: bool = False
+
+
+def header_clock(clock: Clock) -> dict[str, int]:
+    """The record header's ``clock`` (ms): ``ponder`` (1) appears only when allowed,
+    so records and run checks from before it existed read the same."""
+    found = {"startup_ms": clock.startup_ms, "move_ms": clock.move_ms, "bank_ms": clock.bank_ms}
+    if clock.ponder:
+        found["ponder"] = 1
+    return found
 
 
 Adjudication = Literal["scores", "draw"]
@@ -199,6 +212,7 @@ async def run_match(
     if log_dir is not None:
         log_dir.mkdir(parents=True, exist_ok=True)
     seats: list[_Seat] = []
+    guard: TurnGuard | None = None
     try:
         if writer:
             writer.write(
@@ -209,11 +223,7 @@ async def run_match(
                     seats=[SeatInfo(b.name, b.command) for b in bots],
                     referee=__version__,
                     match=match_id,
-                    clock={
-                        "startup_ms": clock.startup_ms,
-                        "move_ms": clock.move_ms,
-                        "bank_ms": clock.bank_ms,
-                    },
+                    clock=header_clock(clock),
                     max_plies=max_plies,
                     adjudication=adjudication,
                     chance=KEYED,
@@ -256,6 +266,7 @@ async def run_match(
             return fresh
 
         await _handshake(game, seats, options_json, clock, match_id, fault, respawn)
+        guard = None if clock.ponder else TurnGuard(seats)
 
         act_id = 0
         reason = "finished"
@@ -278,7 +289,7 @@ async def run_match(
             if seat.live:
                 act_id += 1
                 action, ms = await _ask(
-                    game, state, seat, to_move, legal, act_id, ply, clock, fault
+                    game, state, seat, to_move, legal, act_id, ply, clock, fault, guard
                 )
             fallback = action is None
             if fallback:
@@ -303,6 +314,8 @@ async def run_match(
         ranks = final_ranks(engine_ranks, [s.outcome.fault_ply for s in seats])
         scores = [float(x) for x in state.scores()]
         verdicts = [s.outcome.verdict for s in seats]
+        if guard is not None:
+            guard.release()
         await _finish(seats, scores, ranks, verdicts, reason)
         finished = True
         result = MatchOutcome(
@@ -321,6 +334,8 @@ async def run_match(
             )
         return result
     finally:
+        if guard is not None:
+            guard.release()
         await _close_all(seats, pool if finished else None, keys)
         if writer:
             writer.close()
@@ -350,7 +365,7 @@ async def _handshake(
             seat=index,
             seats=len(seats),
             players=players,
-            clock=StartClock(clock.startup_ms, clock.move_ms, clock.bank_ms),
+            clock=StartClock(clock.startup_ms, clock.move_ms, clock.bank_ms, clock.ponder),
         )
         try:
             ready = await seat.bot.handshake(start, clock.startup_ms)
@@ -390,8 +405,11 @@ async def _ask(
     ply: int,
     clock: Clock,
     fault: Callable[[int, Verdict, str], None],
+    guard: TurnGuard | None,
 ) -> tuple[Any, float]:
-    """Ask a live seat for its move; on any fault, forfeit it and return ``(None, 0)``."""
+    """Ask a live seat for its move; on any fault, forfeit it and return ``(None, 0)``.
+    ``guard`` (unless the match allows pondering) continues this seat's bot if it was
+    stopped and stops the others if the move takes long."""
     assert seat.bot is not None
     message = Act(
         id=act_id,
@@ -403,8 +421,14 @@ async def _ask(
     )
     seat.events = []
     allowance_s = (clock.move_ms + seat.bank_ms) / 1000.0
+    if guard is not None:
+        guard.asking(index)
     try:
-        reply, ms = await seat.bot.act(message, allowance_s)
+        try:
+            reply, ms = await seat.bot.act(message, allowance_s)
+        finally:
+            if guard is not None:
+                guard.answered()
         if ms > clock.move_ms + seat.bank_ms:
             raise BotFault("timeout", f"replied after {ms:.0f} ms")
         seat.bank_ms -= max(0.0, ms - clock.move_ms)

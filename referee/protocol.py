@@ -23,11 +23,13 @@ FAULTS: Final[tuple[Verdict, ...]] = ("timeout", "crash", "protocol", "illegal",
 
 
 class StartClock(msgspec.Struct):
-    """Clock settings announced in ``start`` (all in milliseconds)."""
+    """Clock settings announced in ``start`` (milliseconds); ``ponder``: whether the
+    bot may compute while other seats are on move (false: it is stopped then)."""
 
     startup_ms: int
     move_ms: int
     bank_ms: int
+    ponder: bool = False
 
 
 class MoveClock(msgspec.Struct):

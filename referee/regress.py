@@ -93,6 +93,7 @@ class BlockJob:
     seat: int
     lineups: tuple[list[Entrant], list[Entrant]]
     clock: tuple[int, int, int]
+    ponder: bool = False
     records: str | None = None
     max_plies: int = 0
     sandbox: Literal["bwrap", "none"] = "none"
@@ -145,7 +146,7 @@ async def play_block(job: BlockJob, pool: BotPool | None = None) -> BlockResult:
             [BotSpec(e.name, e.argv, e.command) for e in lineup],
             seed=job.seed,
             options=options,
-            clock=Clock(startup_ms, move_ms, bank_ms),
+            clock=Clock(startup_ms, move_ms, bank_ms, job.ponder),
             match_id=match_id,
             record_path=record,
             log_dir=log_dir,
@@ -263,6 +264,7 @@ class RegressSettings:
     field_bots: list[Entrant]
     options: dict[str, Any] = field(default_factory=dict)
     clock: tuple[int, int, int] = (10_000, 1_000, 0)
+    ponder: bool = False
     elo0: float = -20.0
     elo1: float = 0.0
     alpha: float = 0.05
@@ -345,6 +347,7 @@ def _blocks(settings: RegressSettings) -> Iterator[BlockJob]:
             seat=seat,
             lineups=(a, b),
             clock=settings.clock,
+            ponder=settings.ponder,
             records=str(settings.records) if settings.records else None,
             max_plies=settings.max_plies,
             sandbox=settings.sandbox,
@@ -566,6 +569,12 @@ def _entrant(role: Role, name: str, command: str) -> Entrant:
 @click.option("--bank-ms", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--startup-ms", type=click.IntRange(min=1), default=10000, show_default=True)
 @click.option(
+    "--ponder",
+    is_flag=True,
+    help="Let bots compute while other seats are on move (default: a waiting bot is "
+    "stopped once the seat on move has thought 10 ms).",
+)
+@click.option(
     "--max-plies",
     type=click.IntRange(min=0),
     default=0,
@@ -626,6 +635,7 @@ def regress(
     move_ms: int,
     bank_ms: int,
     startup_ms: int,
+    ponder: bool,
     max_plies: int,
     concurrency: int,
     json_path: Path | None,
@@ -661,6 +671,7 @@ def regress(
             field_bots=[_entrant("field", f"field{i + 1}", c) for i, c in enumerate(field_cmds)],
             options=options,
             clock=(startup_ms, move_ms, bank_ms),
+            ponder=ponder,
             max_plies=max_plies,
             elo0=elo0,
             elo1=elo1,

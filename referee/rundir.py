@@ -203,6 +203,7 @@ def check_run(out: Path, manifest: Manifest) -> CheckReport:
     database cannot be read.
     """
     from referee.games import get_game
+    from referee.match import Clock, header_clock
     from referee.replay import replay
 
     db = open_results(out, create=False)
@@ -213,7 +214,7 @@ def check_run(out: Path, manifest: Manifest) -> CheckReport:
     cfg = manifest.config
     game = get_game(cfg.game)
     options = game.options_dict(game.parse_options(cfg.options))
-    clock = {"startup_ms": cfg.startup_ms, "move_ms": cfg.move_ms, "bank_ms": cfg.bank_ms}
+    clock = header_clock(Clock(cfg.startup_ms, cfg.move_ms, cfg.bank_ms, cfg.ponder))
     schedule = {m.id: m for m in manifest.schedule}
     report = CheckReport(rows=len(rows))
 

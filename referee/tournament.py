@@ -82,6 +82,7 @@ class MatchJob(msgspec.Struct, kw_only=True):
     network: bool = False
     hidden: list[str] = []
     reuse: bool = False
+    ponder: bool = False
 
 
 def wrap(wrapper: str) -> list[str]:
@@ -180,6 +181,7 @@ def jobs_for(
             names=[cfg.bots[i].name for i in m.lineup],
             argv=[manifest.argv[i] for i in m.lineup],
             clock=(cfg.startup_ms, cfg.move_ms, cfg.bank_ms),
+            ponder=cfg.ponder,
             limits={
                 "max_line_bytes": cfg.max_line_bytes,
                 "max_stderr_bytes": cfg.max_stderr_bytes,
@@ -233,7 +235,7 @@ async def play_job(job: MatchJob, pool: BotPool | None = None) -> MatchRow:
         [BotSpec(n, a) for n, a in zip(job.names, job.argv, strict=True)],
         seed=job.seed,
         options=game.parse_options(job.options),
-        clock=Clock(startup_ms, move_ms, bank_ms),
+        clock=Clock(startup_ms, move_ms, bank_ms, job.ponder),
         match_id=job.match.id,
         record_path=Path(job.record),
         log_dir=Path(job.logs),

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""A bot for the pondering tests: ``ponder_bot.py MODE TAG [N]``.
+
+* ``crowd``: after its first reply, starts ``N`` busy processes, each in a session of
+  its own and each double-forked away from the bot (the attack on the seats on move:
+  a crowd of busy processes that slows them into timeouts), then answers every
+  ``act`` at once.
+* ``children``: the same crowd, but as the bot's own children (no double fork).
+* ``think``: sleeps 150 ms before every answer (a seat that is on move a while).
+
+Both play the first legal action.  ``TAG`` is only carried on the command line,
+which every process of the bot inherits, so a test can find them all from outside.
+"""
+
+import json
+import os
+import sys
+import time
+
+MODE = sys.argv[1]
+CROWD = int(sys.argv[3]) if len(sys.argv) > 3 else 4
+
+
+def send(obj: object) -> None:
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def crowd(double_fork: bool) -> None:
+    for _ in range(CROWD):
+        if os.fork() == 0:
+            os.setsid()
+            if not double_fork or os.fork() == 0:
+                while True:
+                    pass
+            os._exit(0)
+    if double_fork:
+        for _ in range(CROWD):  # reap the intermediate children
+            os.wait()
+
+
+def main() -> None:
+    started = False
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "start":
+            send({"type": "ready", "name": f"ponder-{MODE}"})
+        elif msg["type"] == "act":
+            if MODE == "think":
+                time.sleep(0.15)
+            send({"type": "action", "id": msg["id"], "index": 0})
+            if MODE in ("crowd", "children") and not started:
+                started = True
+                crowd(MODE == "crowd")
+        elif msg["type"] == "end":
+            break
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""Only the seat on move computes: a bot's busy processes are stopped while another
+seat thinks (referee.turns), unless the match allows pondering.
+
+The attacker seat starts a crowd of busy processes after its first move, each in a
+session of its own (so the scheduler's per-session fairness cannot contain them);
+two seats then take 150 ms per move.  The test samples, from outside, the state of
+every process of the attacker (found by a tag on their command line) while the
+match runs: stopped while the others think, running throughout when pondering is
+allowed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from referee.bot import BotLimits, BotSpec
+from referee.match import Clock, MatchOutcome, run_match
+from referee.replay import replay
+from referee.sandbox import SandboxPolicy, bwrap_problem
+from tests.core.toygame import GAME
+
+BOT = Path(__file__).with_name("ponder_bot.py")
+
+
+def states(tag: str) -> list[bytes]:
+    """Scheduler states (``R``, ``S``, ``T``...) of the live host processes whose
+    command line holds ``tag``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            state = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if tag.encode() in cmdline and state != b"Z":
+            found.append(state)
+    return found
+
+
+def watched_match(
+    mode: str, policy: SandboxPolicy, ponder: bool, tmp_path: Path
+) -> tuple[MatchOutcome, list[list[bytes]], str]:
+    """Play the attacker (seat 0, ``mode``) against two seats that think 150 ms a
+    move, sampling the attacker's process states every 10 ms meanwhile."""
+    tag = f"tag{secrets.token_hex(6)}"
+    bots = [
+        BotSpec("attacker", [sys.executable, str(BOT), mode, tag, "6"]),
+        BotSpec("thinker1", [sys.executable, str(BOT), "think", "x"]),
+        BotSpec("thinker2", [sys.executable, str(BOT), "think", "x"]),
+    ]
+    result: list[MatchOutcome] = []
+
+    def play() -> None:
+        result.append(
+            asyncio.run(
+                run_match(
+                    GAME,
+                    bots,
+                    seed=5,
+                    clock=Clock(startup_ms=15_000, move_ms=5000, ponder=ponder),
+                    options=GAME.parse_options({"target": 18}),
+                    record_path=tmp_path / "m.jsonl",
+                    limits=BotLimits(exit_grace_s=0.3, term_grace_s=0.3),
+                    sandbox=policy,
+                    fsync=False,
+                )
+            )
+        )
+
+    thread = threading.Thread(target=play)
+    thread.start()
+    samples: list[list[bytes]] = []
+    while thread.is_alive():
+        found = states(tag)
+        if len(found) > 6:  # the crowd is up (and the bot, and its sandbox helpers)
+            samples.append(found)
+        time.sleep(0.01)
+    thread.join()
+    return result[0], samples, tag
+
+
+def policies() -> list[object]:
+    problem = bwrap_problem()
+    bwrap = pytest.param(
+        SandboxPolicy("bwrap"),
+        "crowd",
+        id="bwrap-double-forked-crowd",
+        marks=pytest.mark.skipif(
+            problem is not None and not os.environ.get("CI"), reason=str(problem)
+        ),
+    )
+    return [bwrap, pytest.param(SandboxPolicy("none"), "children", id="none-child-crowd")]
+
+
+@pytest.mark.parametrize(("policy", "mode"), policies())
+def test_a_waiting_bots_processes_are_stopped_while_others_think(
+    policy: SandboxPolicy, mode: str, tmp_path: Path
+) -> None:
+    outcome, samples, tag = watched_match(mode, policy, False, tmp_path)
+    assert outcome.verdicts == ["ok", "ok", "ok"], [s.detail for s in outcome.seats]
+    assert len(samples) >= 10, "the crowd never came up"
+    stopped = [s for s in samples if b"R" not in s]
+    # Running only in the attacker's own (instant) moves and the first 10 ms of each
+    # 150 ms think of the others: most samples find every process stopped.
+    assert len(stopped) >= 0.6 * len(samples), (len(stopped), len(samples))
+    assert all(state in (b"T", b"t") for s in stopped for state in s if state != b"S")
+    assert replay(tmp_path / "m.jsonl", lookup=lambda name: GAME).header.clock.get("ponder") is None
+    deadline = time.monotonic() + 3.0
+    while states(tag) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert states(tag) == [], "a process of the attacker outlived its match"
+
+
+def test_with_pondering_allowed_nothing_is_stopped(tmp_path: Path) -> None:
+    outcome, samples, _ = watched_match("children", SandboxPolicy("none"), True, tmp_path)
+    assert outcome.verdicts == ["ok", "ok", "ok"]
+    assert len(samples) >= 10
+    assert not any(state in (b"T", b"t") for s in samples for state in s)
+    assert replay(tmp_path / "m.jsonl", lookup=lambda name: GAME).header.clock["ponder"] == 1
