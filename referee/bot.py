@@ -52,7 +52,14 @@ from referee.protocol import (
     decode_bot_line,
     encode,
 )
-from referee.sandbox import SandboxPolicy, bwrap_prefix, launcher, prepare_workdir
+from referee.sandbox import (
+    OOM_SCORE_ADJ,
+    SandboxPolicy,
+    bwrap_prefix,
+    launcher,
+    oom_prefix,
+    prepare_workdir,
+)
 
 MIB = 1024 * 1024
 
@@ -111,6 +118,8 @@ class BotLimits:
         def apply() -> None:
             # Die with the referee, even if it is SIGKILLed (Linux).
             reaper.die_with_parent()
+            with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as f:
+                f.write(str(OOM_SCORE_ADJ))
             for which, value in chosen:
                 resource.setrlimit(which, (value, value))
 
@@ -487,6 +496,8 @@ class BotProcess:
             with os.fdopen(write_end, "wb") as pipe:
                 pipe.write(b"".join(os.fsencode(arg) + b"\0" for arg in bwrap[1:cut]))
             argv = [bwrap[0], "--args", str(options_fd), *bwrap[cut:], *argv]
+        # Outermost, so the sandbox's own processes have it too.
+        argv = [*oom_prefix(), *argv]
         child_in, parent_in = os.pipe()
         parent_out, child_out = os.pipe()
         parent_err, child_err = os.pipe()

@@ -248,6 +248,26 @@ def _tools() -> tuple[str, str] | None:
     return setpriv, prlimit
 
 
+OOM_SCORE_ADJ: Final = 1000
+"""Every bot process's ``oom_score_adj``: the kernel's out-of-memory killer takes bots
+before anything else, so a bot that fills the memory (in processes smaller than
+the referee, say) cannot have the referee killed.  A bot may raise it but never
+lower it (that needs ``CAP_SYS_RESOURCE``, which no sandboxed bot has)."""
+
+
+def oom_prefix() -> list[str]:
+    """The argv prefix that gives the bot, and everything it starts, the
+    :data:`OOM_SCORE_ADJ` (util-linux ``choom``; empty where it is missing, and the
+    fallback ``preexec_fn`` of :class:`referee.bot.BotLimits` writes it instead)."""
+    choom = _choom()
+    return [choom, "-n", str(OOM_SCORE_ADJ), "--"] if choom else []
+
+
+@functools.cache
+def _choom() -> str | None:
+    return shutil.which("choom") if sys.platform.startswith("linux") else None
+
+
 def launcher(limits: Sequence[tuple[str, int]], policy: SandboxPolicy) -> list[str] | None:
     """The argv prefix that applies resource ``limits`` (``prlimit`` option name,
     value) and, without a sandbox, a parent-death signal; ``None`` where util-linux

@@ -1,5 +1,6 @@
 """Only the seat on move computes: a bot's busy processes are stopped while another
-seat thinks (referee.turns), unless the match allows pondering.
+seat thinks (referee.turns), unless the match allows pondering; and the kernel's
+out-of-memory killer takes bots before the referee.
 
 The attacker seat starts a crowd of busy processes after its first move, each in a
 session of its own (so the scheduler's per-session fairness cannot contain them);
@@ -21,10 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from referee.bot import BotLimits, BotSpec
+from referee.bot import BotLimits, BotProcess, BotSpec
 from referee.match import Clock, MatchOutcome, run_match
+from referee.protocol import PROTOCOL_VERSION, Start, StartClock
 from referee.replay import replay
-from referee.sandbox import SandboxPolicy, bwrap_problem
+from referee.sandbox import OOM_SCORE_ADJ, SandboxPolicy, bwrap_problem
 from tests.core.toygame import GAME
 
 BOT = Path(__file__).with_name("ponder_bot.py")
@@ -127,3 +129,31 @@ def test_with_pondering_allowed_nothing_is_stopped(tmp_path: Path) -> None:
     assert len(samples) >= 10
     assert not any(state in (b"T", b"t") for s in samples for state in s)
     assert replay(tmp_path / "m.jsonl", lookup=lambda name: GAME).header.clock["ponder"] == 1
+
+
+@pytest.mark.parametrize(("policy", "mode"), policies())
+def test_the_out_of_memory_killer_takes_bots_first(
+    policy: SandboxPolicy, mode: str, tmp_path: Path
+) -> None:
+    """Every process of a bot, the sandbox's own included, has the highest
+    oom_score_adj, so a bot that fills the memory cannot have the referee killed."""
+
+    async def adjustments() -> list[int]:
+        bot = await BotProcess.spawn(
+            BotSpec("b", [sys.executable, str(BOT), "think", "x"]), sandbox=policy
+        )
+        try:
+            start = Start(PROTOCOL_VERSION, "m", "toy", {}, 0, 2, ["a", "b"], StartClock(1, 1, 0))
+            await bot.handshake(start, 15_000)  # the bot itself is running by now
+            found = []
+            for pid in bot.tree():
+                with open(f"/proc/{pid}/oom_score_adj") as f:
+                    found.append(int(f.read()))
+            return found
+        finally:
+            await bot.close(graceful=False)
+
+    found = asyncio.run(adjustments())
+    assert found and all(adj == OOM_SCORE_ADJ == 1000 for adj in found), found
+    with open("/proc/self/oom_score_adj") as f:
+        assert int(f.read()) < OOM_SCORE_ADJ  # the referee itself keeps its own
