@@ -68,6 +68,10 @@ PYTHON_ALIASES = frozenset({"python", "python3", f"python3.{sys.version_info.min
 STDERR_TAIL_BYTES = 4096
 """How much of the end of a bot's stderr is kept in memory for fault details."""
 
+WALK_CHUNK = 32
+"""Processes of a bot's tree read between two turns of the event loop when its
+processes are stopped (:meth:`BotProcess.freeze`)."""
+
 
 class BotCommandError(ValueError):
     """A bot command that cannot be run (empty, or the program does not exist)."""
@@ -90,7 +94,9 @@ class BotLimits:
     (bytes); ``exit_grace_s``/``term_grace_s``: seconds allowed to exit after stdin is
     closed and after SIGTERM; ``cpu_s``, ``memory_mb`` (address space) and
     ``open_files``: optional kernel resource limits (``setrlimit``) applied to the
-    bot process and inherited by its children (``None`` = no limit).
+    bot process and inherited by its children (``None`` = no limit);
+    ``max_processes``: most processes a bot may run at once, checked whenever its
+    processes are stopped (:meth:`BotProcess.freeze`): more is a ``crash`` fault.
     """
 
     max_line_bytes: int = MIB
@@ -100,6 +106,7 @@ class BotLimits:
     cpu_s: int | None = None
     memory_mb: int | None = None
     open_files: int | None = None
+    max_processes: int = 256
 
     def rlimits(self) -> list[tuple[str, int, int]]:
         """The limits in force: ``(prlimit option, resource constant, value)``."""
@@ -461,7 +468,9 @@ class BotProcess:
         self.matches = 0
         """Matches this process has started (more than 1: reused, see referee.pool)."""
         self.frozen = False
-        """Stopped while idle in a pool (see :meth:`freeze`)."""
+        """Stopped while idle in a pool or while others think (see :meth:`freeze`)."""
+        self.overrun = False
+        """Found running more than ``limits.max_processes`` processes (never reused)."""
 
     @classmethod
     async def spawn(
@@ -579,6 +588,7 @@ class BotProcess:
             and self._eof is None
             and self.process.returncode is None
             and self.limits.cpu_s is None
+            and not self.overrun
         )
 
     def _keep_tail(self, chunk: bytes) -> None:
@@ -748,11 +758,12 @@ class BotProcess:
         """
         if self._closed:
             return self.process.returncode
-        self.thaw()  # a stopped process could neither read EOF nor act on SIGTERM
+        if not self.overrun:  # a fork bomb is killed as it stands
+            self.thaw()  # a stopped process could neither read EOF nor act on SIGTERM
         self._closed = True
         # The sandbox's inner processes (its PID 1 above all) are re-parented to this
         # process, a subreaper, when the outer bwrap dies first: reap them below.
-        descendants = self.tree()[1:] if self.sandboxed else []
+        descendants = (await self._walk(set()))[1:] if self.sandboxed else []
         with contextlib.suppress(Exception):
             self._pipes.stdin.close()
         if graceful and self.process.returncode is None:
@@ -805,18 +816,56 @@ class BotProcess:
                     todo.extend(int(child) for child in f.read().split())
         return found
 
+    async def _walk(self, known: set[int], limit: int = sys.maxsize) -> list[int]:
+        """The pids of this bot's tree (as :meth:`tree`) not in ``known``, read
+        cooperatively: the event loop runs every :data:`WALK_CHUNK` processes, so a
+        huge tree never delays reading another bot's reply (and so its clock).
+        Raises :class:`BotFault` (``crash``) as soon as the tree is found to hold more
+        than ``limit`` processes."""
+        fresh: list[int] = []
+        seen = 0
+        todo = [self.pid]
+        while todo:
+            pid = todo.pop()
+            seen += 1
+            if seen > limit:
+                raise BotFault("crash", f"ran more than {limit} processes at once")
+            if pid not in known:
+                fresh.append(pid)
+            if seen % WALK_CHUNK == 0:
+                await asyncio.sleep(0)
+            try:
+                tasks = os.listdir(f"/proc/{pid}/task")
+            except OSError:
+                continue
+            for tid in tasks:
+                with (
+                    contextlib.suppress(OSError, ValueError),
+                    open(f"/proc/{pid}/task/{tid}/children") as f,
+                ):
+                    todo.extend(int(child) for child in f.read().split())
+        return fresh
+
     async def freeze(self) -> None:
         """Stop (SIGSTOP) every process of the bot while it waits in a pool or while
         other seats of its match are on move (:mod:`referee.turns`), so that nothing
         it left running (a pondering thread, a child) takes CPU from the bots that
-        are thinking.  Each pass stops the processes found, waits
-        until they are stopped (a stopped process can start no other), and reads the
-        tree again, until no new process appears.  :attr:`frozen` is set before the
-        first signal, so :meth:`thaw` also undoes a freeze cancelled half-way."""
+        are thinking.  Each pass stops the processes found, waits until they are
+        stopped (a stopped process can start no other), and reads the tree again,
+        until no new process appears.  :attr:`frozen` is set before the first
+        signal, so :meth:`thaw` also undoes a freeze cancelled half-way.  Raises
+        :class:`BotFault` (``crash``) as soon as the tree is found to hold more than
+        ``limits.max_processes`` processes (a fork bomb: reading all of it could take
+        seconds); the process is then no longer :meth:`reusable`, and :meth:`close`
+        kills it without continuing it."""
         self.frozen = True
         stopped: set[int] = set()
         for _ in range(20):
-            fresh = [pid for pid in self.tree() if pid not in stopped]
+            try:
+                fresh = await self._walk(stopped, self.limits.max_processes)
+            except BotFault:
+                self.overrun = True
+                raise
             if not fresh:
                 break
             for pid in fresh:

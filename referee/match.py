@@ -266,7 +266,7 @@ async def run_match(
             return fresh
 
         await _handshake(game, seats, options_json, clock, match_id, fault, respawn)
-        guard = None if clock.ponder else TurnGuard(seats)
+        guard = None if clock.ponder else TurnGuard(seats, fault)
 
         act_id = 0
         reason = "finished"
@@ -286,6 +286,8 @@ async def run_match(
             legal = state.legal_actions()
             action: Any = None
             ms = 0.0
+            if guard is not None and guard.doomed:
+                await guard.settle()
             if seat.live:
                 act_id += 1
                 action, ms = await _ask(

@@ -188,6 +188,7 @@ def jobs_for(
                 "cpu_s": cfg.cpu_s,
                 "memory_mb": cfg.memory_mb,
                 "open_files": cfg.open_files,
+                "max_processes": cfg.max_processes,
             },
             record=str(out / "records" / f"{m.id}.jsonl"),
             logs=str(out / "logs" / m.id),

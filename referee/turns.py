@@ -26,10 +26,11 @@ still killed at the end of the match, see :mod:`referee.reaper`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, Protocol
 
-from referee.bot import BotProcess
+from referee.bot import BotFault, BotProcess
+from referee.protocol import Verdict
 
 STOP_AFTER_S: Final = 0.01
 """Seconds the seat on move thinks before the other seats' bots are stopped."""
@@ -48,12 +49,21 @@ class _SeatLike(Protocol):
 class TurnGuard:
     """Stops the bots of the seats that wait while one seat thinks (see the module
     docstring).  Made inside the running event loop of the match; ``seats`` is the
-    match's seat list, read at every use (a seat's bot may change or fault)."""
+    match's seat list, read at every use (a seat's bot may change or fault).  A bot
+    found running more processes than its ``max_processes`` while being stopped is
+    given to ``fault`` (seat, ``crash``, detail) and closed.  Raises ValueError for a
+    negative ``stop_after_s``."""
 
-    def __init__(self, seats: Sequence[_SeatLike], stop_after_s: float = STOP_AFTER_S) -> None:
+    def __init__(
+        self,
+        seats: Sequence[_SeatLike],
+        fault: Callable[[int, Verdict, str], None],
+        stop_after_s: float = STOP_AFTER_S,
+    ) -> None:
         if stop_after_s < 0:
             raise ValueError(f"stop_after_s must be >= 0, not {stop_after_s}")
         self._seats = seats
+        self._fault = fault
         self._after = stop_after_s
         self._loop = asyncio.get_running_loop()
         self._mover = -1
@@ -62,6 +72,9 @@ class TurnGuard:
         self._stopped_for = 0
         self._timer: asyncio.TimerHandle | None = None
         self._stopping: dict[int, asyncio.Task[None]] = {}
+        self.doomed: list[BotProcess] = []
+        """Bots faulted for running too many processes, to be closed by :meth:`settle`
+        (or at the end of the match with the others)."""
         self.stops = 0
         """Bots stopped so far (a bot stopped once per slow move of another seat)."""
 
@@ -101,7 +114,23 @@ class TurnGuard:
             if index in self._stopping and not self._stopping[index].done():
                 continue
             self.stops += 1
-            self._stopping[index] = self._loop.create_task(bot.freeze())
+            self._stopping[index] = self._loop.create_task(self._stop(index, bot))
+
+    async def _stop(self, index: int, bot: BotProcess) -> None:
+        try:
+            await bot.freeze()
+        except BotFault as exc:  # a fork bomb, stopped
+            seat = self._seats[index]
+            if seat.bot is bot and seat.live:
+                self._fault(index, exc.verdict, exc.detail)
+                self.doomed.append(bot)
+
+    async def settle(self) -> None:
+        """Close the bots found over their process limit (:attr:`doomed`), and wait
+        until they are gone.  Called between moves, while no seat is thinking: the
+        kernel's work of ending thousands of processes then slows nobody's clock."""
+        doomed, self.doomed = self.doomed, []
+        await asyncio.gather(*(bot.close(graceful=False) for bot in doomed))
 
     def release(self) -> None:
         """Stop guarding and continue every bot this guard stopped (before ``end``,
@@ -116,7 +145,7 @@ class TurnGuard:
             task.cancel()
         self._stopping.clear()
         for seat in self._seats:
-            if seat.bot is not None and seat.bot.frozen:
+            if seat.bot is not None and seat.bot.frozen and not seat.bot.overrun:
                 seat.bot.thaw()
 
 

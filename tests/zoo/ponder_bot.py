@@ -6,6 +6,8 @@
   a crowd of busy processes that slows them into timeouts), then answers every
   ``act`` at once.
 * ``children``: the same crowd, but as the bot's own children (no double fork).
+* ``bomb``: after its first reply, forks ``N`` sleeping processes (a fork bomb),
+  then answers every ``act`` at once.
 * ``think``: sleeps 150 ms before every answer (a seat that is on move a while).
 
 Both play the first legal action.  ``TAG`` is only carried on the command line,
@@ -52,6 +54,12 @@ def main() -> None:
             if MODE in ("crowd", "children") and not started:
                 started = True
                 crowd(MODE == "crowd")
+            if MODE == "bomb" and not started:
+                started = True
+                for _ in range(CROWD):
+                    if os.fork() == 0:
+                        time.sleep(600)
+                        os._exit(0)
         elif msg["type"] == "end":
             break
 

@@ -50,13 +50,14 @@ def states(tag: str) -> list[bytes]:
 
 
 def watched_match(
-    mode: str, policy: SandboxPolicy, ponder: bool, tmp_path: Path
+    mode: str, policy: SandboxPolicy, ponder: bool, tmp_path: Path, crowd: int = 6
 ) -> tuple[MatchOutcome, list[list[bytes]], str]:
-    """Play the attacker (seat 0, ``mode``) against two seats that think 150 ms a
-    move, sampling the attacker's process states every 10 ms meanwhile."""
+    """Play the attacker (seat 0, ``mode``, ``crowd`` processes) against two seats
+    that think 150 ms a move, sampling the attacker's process states every 10 ms
+    meanwhile."""
     tag = f"tag{secrets.token_hex(6)}"
     bots = [
-        BotSpec("attacker", [sys.executable, str(BOT), mode, tag, "6"]),
+        BotSpec("attacker", [sys.executable, str(BOT), mode, tag, str(crowd)]),
         BotSpec("thinker1", [sys.executable, str(BOT), "think", "x"]),
         BotSpec("thinker2", [sys.executable, str(BOT), "think", "x"]),
     ]
@@ -84,7 +85,7 @@ def watched_match(
     samples: list[list[bytes]] = []
     while thread.is_alive():
         found = states(tag)
-        if len(found) > 6:  # the crowd is up (and the bot, and its sandbox helpers)
+        if len(found) > crowd:  # the crowd is up (and the bot, and its sandbox helpers)
             samples.append(found)
         time.sleep(0.01)
     thread.join()
@@ -157,3 +158,22 @@ def test_the_out_of_memory_killer_takes_bots_first(
     assert found and all(adj == OOM_SCORE_ADJ == 1000 for adj in found), found
     with open("/proc/self/oom_score_adj") as f:
         assert int(f.read()) < OOM_SCORE_ADJ  # the referee itself keeps its own
+
+
+@pytest.mark.parametrize(("policy", "mode"), policies())
+def test_a_fork_bomb_is_a_crash_and_costs_the_others_no_time(
+    policy: SandboxPolicy, mode: str, tmp_path: Path
+) -> None:
+    """A bot found running more than 256 processes while others think is faulted at
+    once (reading a huge tree could take seconds), its processes stay stopped, and
+    it is ended between two moves, so the others' clocks see none of it."""
+    outcome, _, tag = watched_match("bomb", policy, False, tmp_path, crowd=400)
+    assert outcome.verdicts == ["crash", "ok", "ok"], [s.detail for s in outcome.seats]
+    assert outcome.seats[0].detail == "ran more than 256 processes at once"
+    assert all(s.max_ms < 1000 for s in outcome.seats[1:]), [s.max_ms for s in outcome.seats]
+    result = replay(tmp_path / "m.jsonl", lookup=lambda name: GAME)
+    assert result.result.ranks == outcome.ranks
+    deadline = time.monotonic() + 10.0
+    while states(tag) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert states(tag) == [], "a process of the bomb outlived its match"
