@@ -411,6 +411,23 @@ async def _reap(pids: list[int], patience_s: float = 0.5) -> None:
         await asyncio.sleep(0.002)
 
 
+def _children(pid: int) -> list[int]:
+    """The child pids of every thread of ``pid`` (``/proc/<pid>/task/<tid>/children``;
+    none for a process that is gone or where the kernel lacks those files)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in tasks:
+        with (
+            contextlib.suppress(OSError, ValueError),
+            open(f"/proc/{pid}/task/{tid}/children") as f,
+        ):
+            found.extend(int(child) for child in f.read().split())
+    return found
+
+
 def _stopped(pid: int) -> bool:
     """True if ``pid`` is stopped, a zombie, or gone (``/proc/<pid>/stat``)."""
     try:
@@ -804,16 +821,7 @@ class BotProcess:
         while todo:
             pid = todo.pop()
             found.append(pid)
-            try:
-                tasks = os.listdir(f"/proc/{pid}/task")
-            except OSError:
-                continue
-            for tid in tasks:
-                with (
-                    contextlib.suppress(OSError, ValueError),
-                    open(f"/proc/{pid}/task/{tid}/children") as f,
-                ):
-                    todo.extend(int(child) for child in f.read().split())
+            todo.extend(_children(pid))
         return found
 
     async def _walk(self, known: set[int], limit: int = sys.maxsize) -> list[int]:
@@ -834,16 +842,7 @@ class BotProcess:
                 fresh.append(pid)
             if seen % WALK_CHUNK == 0:
                 await asyncio.sleep(0)
-            try:
-                tasks = os.listdir(f"/proc/{pid}/task")
-            except OSError:
-                continue
-            for tid in tasks:
-                with (
-                    contextlib.suppress(OSError, ValueError),
-                    open(f"/proc/{pid}/task/{tid}/children") as f,
-                ):
-                    todo.extend(int(child) for child in f.read().split())
+            todo.extend(_children(pid))
         return fresh
 
     async def freeze(self) -> None:

@@ -28,25 +28,14 @@ from referee.protocol import PROTOCOL_VERSION, Start, StartClock
 from referee.replay import replay
 from referee.sandbox import OOM_SCORE_ADJ, SandboxPolicy, bwrap_problem
 from tests.core.toygame import GAME
+from tests.zoo.procs import tagged_states
 
 BOT = Path(__file__).with_name("ponder_bot.py")
 
 
 def states(tag: str) -> list[bytes]:
-    """Scheduler states (``R``, ``S``, ``T``...) of the live host processes whose
-    command line holds ``tag``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            state = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if tag.encode() in cmdline and state != b"Z":
-            found.append(state)
-    return found
+    """Scheduler states of the attacker's live processes (see :mod:`tests.zoo.procs`)."""
+    return list(tagged_states(tag).values())
 
 
 def watched_match(

@@ -34,6 +34,7 @@ from referee.match import Clock, MatchOutcome, run_match
 from referee.replay import replay
 from referee.sandbox import SandboxPolicy, bwrap_problem
 from tests.core.toygame import GAME
+from tests.zoo.procs import tagged_states
 
 HERE = Path(__file__).parent
 ZOO = HERE / "zoo_bot.py"
@@ -54,18 +55,7 @@ def bwrap() -> SandboxPolicy:
 
 def tagged(tag: str) -> list[int]:
     """Live (non-zombie) host processes whose command line holds ``tag``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            state = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if tag.encode() in cmdline and state != b"Z" and int(entry) != os.getpid():
-            found.append(int(entry))
-    return found
+    return list(tagged_states(tag))
 
 
 def attack(
