@@ -96,7 +96,9 @@ class BotLimits:
     ``open_files``: optional kernel resource limits (``setrlimit``) applied to the
     bot process and inherited by its children (``None`` = no limit);
     ``max_processes``: most processes a bot may run at once, checked whenever its
-    processes are stopped (:meth:`BotProcess.freeze`): more is a ``crash`` fault.
+    processes are stopped (:meth:`BotProcess.freeze`): more is a ``crash`` fault;
+    ``disk_mb``: size of the sandboxed bot's working directory and of its ``/tmp``
+    (each a tmpfs, see :func:`referee.sandbox.bwrap_prefix`).
     """
 
     max_line_bytes: int = MIB
@@ -107,6 +109,7 @@ class BotLimits:
     memory_mb: int | None = None
     open_files: int | None = None
     max_processes: int = 256
+    disk_mb: int = 128
 
     def rlimits(self) -> list[tuple[str, int, int]]:
         """The limits in force: ``(prlimit option, resource constant, value)``."""
@@ -514,7 +517,7 @@ class BotProcess:
             prepare_workdir(workdir, sandbox)
             # Other bots' working directories share the base: hidden where visible.
             policy = sandbox.hiding([workdir_base()])
-            bwrap = bwrap_prefix(spec.argv, workdir, policy)
+            bwrap = bwrap_prefix(spec.argv, workdir, policy, limits.disk_mb)
             cut = bwrap.index("--")
             # Options go through a pipe (--args), so the sandbox's first process,
             # which the bot can see, shows no paths in its command line.

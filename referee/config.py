@@ -81,6 +81,8 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
     memory_mb: int | None = None
     open_files: int | None = None
     max_processes: int = 256
+    disk_mb: int = 128
+    """Size (MiB) of a sandboxed bot's working directory and of its ``/tmp``."""
     """Most processes a bot may run at once (more is a ``crash`` fault; see
     :meth:`referee.bot.BotProcess.freeze`)."""
     max_plies: int = 0
@@ -109,8 +111,8 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
             raise ValueError("clock values must be positive (bank_ms may be 0)")
         if self.max_plies < 0:
             raise ValueError("max_plies must be 0 (no limit) or positive")
-        if self.max_processes < 1:
-            raise ValueError("max_processes must be at least 1")
+        if self.max_processes < 1 or self.disk_mb < 1:
+            raise ValueError("max_processes and disk_mb must be at least 1")
 
 
 class ConfigError(ValueError):

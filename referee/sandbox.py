@@ -49,6 +49,8 @@ SandboxMode = Literal["auto", "bwrap", "none"]
 
 MODES: Final[tuple[str, ...]] = ("auto", "bwrap", "none")
 
+MIB: Final = 1024 * 1024
+
 NOBODY: Final = 65534
 """The uid and gid a bot runs as when the referee runs as root."""
 
@@ -199,15 +201,37 @@ def visible_dirs(argv: Sequence[str]) -> list[str]:
     return out
 
 
-def bwrap_prefix(argv: Sequence[str], workdir: str, policy: SandboxPolicy) -> list[str]:
+@functools.cache
+def _sized_tmpfs() -> bool:
+    """True if this bubblewrap can cap the size of a tmpfs (``--size``, 0.8.0 on)."""
+    exe = shutil.which("bwrap")
+    if exe is None:
+        return False
+    probe = [exe, *_bwrap_base(False), *_system_binds(), "--proc", "/proc", "--dev", "/dev"]
+    probe += ["--size", str(MIB), "--tmpfs", "/tmp", "--", "true"]
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+def bwrap_prefix(
+    argv: Sequence[str], workdir: str, policy: SandboxPolicy, disk_mb: int = 128
+) -> list[str]:
     """The ``bwrap ... --`` argv prefix that runs ``argv`` in its sandbox.
 
     ``workdir`` (absolute) is the bot's writable working directory; ``policy.hidden``
-    paths inside a visible directory are covered by an empty tmpfs.
+    paths inside a visible directory are covered by an empty tmpfs.  Where bubblewrap
+    can cap a tmpfs, the working directory and ``/tmp`` are each a tmpfs of
+    ``disk_mb`` MiB (in memory, gone with the sandbox), so a bot cannot fill the
+    referee's disk; elsewhere the working directory is ``workdir`` itself.
     """
     exe = shutil.which("bwrap") or "bwrap"
+    sized = _sized_tmpfs()
+    size = ["--size", str(disk_mb * MIB)] if sized else []
     prefix = [exe, *_bwrap_base(policy.network), *_system_binds()]
-    prefix += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+    prefix += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", *size, "--tmpfs", "/tmp"]
     visible = visible_dirs(argv)
     # Parents bwrap would create for a bind are private (0700): make them traversable.
     parents = {str(p) for path in [*visible, workdir] for p in Path(path).parents if str(p) != "/"}
@@ -219,7 +243,11 @@ def bwrap_prefix(argv: Sequence[str], workdir: str, policy: SandboxPolicy) -> li
     for hidden in sorted(set(policy.hidden)):
         if _inside(hidden, visible) and os.path.isdir(hidden):
             prefix += ["--tmpfs", hidden]
-    prefix += ["--bind", workdir, workdir, "--chdir", workdir, "--"]
+    if sized:
+        prefix += ["--perms", "1777", *size, "--tmpfs", workdir]
+    else:
+        prefix += ["--bind", workdir, workdir]
+    prefix += ["--chdir", workdir, "--"]
     if os.geteuid() == 0:
         prefix += [
             shutil.which("setpriv") or "setpriv",

@@ -189,6 +189,7 @@ def jobs_for(
                 "memory_mb": cfg.memory_mb,
                 "open_files": cfg.open_files,
                 "max_processes": cfg.max_processes,
+                "disk_mb": cfg.disk_mb,
             },
             record=str(out / "records" / f"{m.id}.jsonl"),
             logs=str(out / "logs" / m.id),

@@ -28,9 +28,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee.bot import BotLimits, BotSpec
+from referee.bot import BotLimits, BotProcess, BotSpec
 from referee.cli import main
 from referee.match import Clock, MatchOutcome, run_match
+from referee.protocol import PROTOCOL_VERSION, Start, StartClock
 from referee.replay import replay
 from referee.sandbox import SandboxPolicy, bwrap_problem
 from tests.core.toygame import GAME
@@ -213,6 +214,49 @@ def test_python_bots_import_referee_in_the_sandbox(tmp_path: Path, bwrap: Sandbo
     rows = json.loads(result.stdout)
     assert [row["verdict"] for row in rows] == ["ok"] * 3, result.output
     assert replay(tmp_path / "m.jsonl").header.sandbox == "bwrap"
+
+
+FILLER = """
+import json, os, sys
+def fill(folder):
+    written = 0
+    try:
+        with open(os.path.join(folder, "filler"), "wb") as f:
+            while written < 64 << 20:
+                f.write(b"x" * (1 << 20))
+                f.flush()
+                written += 1 << 20
+    except OSError:
+        pass
+    return written >> 20
+where = (fill(os.getcwd()), fill("/tmp"), os.getcwd())
+for line in sys.stdin:
+    if json.loads(line)["type"] == "start":
+        print(json.dumps({"type": "ready", "name": json.dumps(where)}), flush=True)
+"""
+
+
+def test_a_bot_cannot_fill_the_disk(tmp_path: Path, bwrap: SandboxPolicy) -> None:
+    """The working directory and /tmp of a sandboxed bot are tmpfs of disk_mb MiB
+    each: writing 64 MiB stops at the cap, and nothing reaches the host's disk."""
+
+    async def written() -> tuple[tuple[int, int, str], list[str]]:
+        bot = await BotProcess.spawn(
+            BotSpec("filler", [sys.executable, "-c", FILLER]),
+            limits=BotLimits(disk_mb=4),
+            sandbox=bwrap,
+        )
+        try:
+            start = Start(PROTOCOL_VERSION, "m", "toy", {}, 0, 1, ["a"], StartClock(1, 1, 0))
+            ready = await bot.handshake(start, 15_000)
+            workdir_mib, tmp_mib, cwd = json.loads(ready.name or "null")
+            return (int(workdir_mib), int(tmp_mib), str(cwd)), os.listdir(bot.workdir)
+        finally:
+            await bot.close(graceful=False)
+
+    (workdir_mib, tmp_mib, cwd), on_host = asyncio.run(written())
+    assert workdir_mib <= 4 and tmp_mib <= 4, (workdir_mib, tmp_mib)
+    assert cwd.startswith("/") and on_host == []
 
 
 def test_a_requested_sandbox_that_cannot_run_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
