@@ -223,15 +223,18 @@ def bwrap_prefix(
 
     ``workdir`` (absolute) is the bot's writable working directory; ``policy.hidden``
     paths inside a visible directory are covered by an empty tmpfs.  Where bubblewrap
-    can cap a tmpfs, the working directory and ``/tmp`` are each a tmpfs of
-    ``disk_mb`` MiB (in memory, gone with the sandbox), so a bot cannot fill the
-    referee's disk; elsewhere the working directory is ``workdir`` itself.
+    can cap a tmpfs, the working directory, ``/tmp`` and ``/dev/shm`` are each a
+    tmpfs of ``disk_mb`` MiB (in memory, gone with the sandbox) and ``/dev`` is
+    read-only, so a bot can fill neither the referee's disk nor the memory;
+    elsewhere the working directory is ``workdir`` itself.
     """
     exe = shutil.which("bwrap") or "bwrap"
     sized = _sized_tmpfs()
     size = ["--size", str(disk_mb * MIB)] if sized else []
     prefix = [exe, *_bwrap_base(policy.network), *_system_binds()]
     prefix += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", *size, "--tmpfs", "/tmp"]
+    if sized:  # /dev itself read-only (it is writable in a user namespace), shm capped
+        prefix += ["--perms", "1777", *size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     visible = visible_dirs(argv)
     # Parents bwrap would create for a bind are private (0700): make them traversable.
     parents = {str(p) for path in [*visible, workdir] for p in Path(path).parents if str(p) != "/"}

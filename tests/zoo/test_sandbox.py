@@ -229,7 +229,12 @@ def fill(folder):
     except OSError:
         pass
     return written >> 20
-where = (fill(os.getcwd()), fill("/tmp"), os.getcwd())
+try:
+    open("/dev/extra", "w").close()
+    dev = "writable"
+except OSError:
+    dev = "read-only"
+where = (fill(os.getcwd()), fill("/tmp"), fill("/dev/shm"), dev, os.getcwd())
 for line in sys.stdin:
     if json.loads(line)["type"] == "start":
         print(json.dumps({"type": "ready", "name": json.dumps(where)}), flush=True)
@@ -237,10 +242,11 @@ for line in sys.stdin:
 
 
 def test_a_bot_cannot_fill_the_disk(tmp_path: Path, bwrap: SandboxPolicy) -> None:
-    """The working directory and /tmp of a sandboxed bot are tmpfs of disk_mb MiB
-    each: writing 64 MiB stops at the cap, and nothing reaches the host's disk."""
+    """The working directory, /tmp and /dev/shm of a sandboxed bot are tmpfs of
+    disk_mb MiB each and /dev is read-only: writing 64 MiB stops at the cap, and
+    nothing reaches the host's disk."""
 
-    async def written() -> tuple[tuple[int, int, str], list[str]]:
+    async def written() -> tuple[tuple[int, int, int, str, str], list[str]]:
         bot = await BotProcess.spawn(
             BotSpec("filler", [sys.executable, "-c", FILLER]),
             limits=BotLimits(disk_mb=4),
@@ -249,13 +255,16 @@ def test_a_bot_cannot_fill_the_disk(tmp_path: Path, bwrap: SandboxPolicy) -> Non
         try:
             start = Start(PROTOCOL_VERSION, "m", "toy", {}, 0, 1, ["a"], StartClock(1, 1, 0))
             ready = await bot.handshake(start, 15_000)
-            workdir_mib, tmp_mib, cwd = json.loads(ready.name or "null")
-            return (int(workdir_mib), int(tmp_mib), str(cwd)), os.listdir(bot.workdir)
+            workdir_mib, tmp_mib, shm_mib, dev, cwd = json.loads(ready.name or "null")
+            found = (int(workdir_mib), int(tmp_mib), int(shm_mib), str(dev), str(cwd))
+            return found, os.listdir(bot.workdir)
         finally:
             await bot.close(graceful=False)
 
-    (workdir_mib, tmp_mib, cwd), on_host = asyncio.run(written())
-    assert workdir_mib <= 4 and tmp_mib <= 4, (workdir_mib, tmp_mib)
+    (workdir_mib, tmp_mib, shm_mib, dev, cwd), on_host = asyncio.run(written())
+    assert max(workdir_mib, tmp_mib, shm_mib) <= 4, (workdir_mib, tmp_mib, shm_mib)
+    assert shm_mib >= 1  # POSIX shared memory works (multiprocessing needs it)
+    assert dev == "read-only"
     assert cwd.startswith("/") and on_host == []
 
 
