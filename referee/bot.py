@@ -68,6 +68,13 @@ PYTHON_ALIASES = frozenset({"python", "python3", f"python3.{sys.version_info.min
 STDERR_TAIL_BYTES = 4096
 """How much of the end of a bot's stderr is kept in memory for fault details."""
 
+TASKS_PER_PROCESS = 4
+"""A sandboxed bot may run ``TASKS_PER_PROCESS * max_processes`` tasks (processes
+and threads, ``RLIMIT_NPROC``): the kernel stops a fork bomb there, before it can
+take the machine's process ids from the other matches.  Counted per sandbox where
+the referee is not root (each bot has its own user namespace); as root, bots run as
+``nobody`` and share the count."""
+
 WALK_CHUNK = 32
 """Processes of a bot's tree read between two turns of the event loop when its
 processes are stopped (:meth:`BotProcess.freeze`)."""
@@ -96,7 +103,9 @@ class BotLimits:
     ``open_files``: optional kernel resource limits (``setrlimit``) applied to the
     bot process and inherited by its children (``None`` = no limit);
     ``max_processes``: most processes a bot may run at once, checked whenever its
-    processes are stopped (:meth:`BotProcess.freeze`): more is a ``crash`` fault;
+    processes are stopped (:meth:`BotProcess.freeze`): more is a ``crash`` fault
+    (and under the sandbox the kernel refuses tasks beyond
+    :data:`TASKS_PER_PROCESS` times it);
     ``disk_mb``: size of the sandboxed bot's working directory and of its ``/tmp``
     (each a tmpfs, see :func:`referee.sandbox.bwrap_prefix`).
     """
@@ -510,7 +519,10 @@ class BotProcess:
         reaper.enable_subreaper()
         workdir = tempfile.mkdtemp(prefix="bot-", dir=workdir_base())
         token = reaper.new_token()
-        prefix = launcher([(name, value) for name, _, value in limits.rlimits()], sandbox)
+        kernel_limits = [(name, value) for name, _, value in limits.rlimits()]
+        if sandbox.mode == "bwrap":
+            kernel_limits.append(("nproc", TASKS_PER_PROCESS * limits.max_processes))
+        prefix = launcher(kernel_limits, sandbox)
         argv = [*spec.wrapper, *(prefix or []), *spec.argv]
         options_fd = -1
         if sandbox.mode == "bwrap":

@@ -330,3 +330,40 @@ command = "python3 {HOSTILE} {modes} {tag} target={out}"
     check = runner.invoke(main, ["results", str(out), "--check"])
     assert check.exit_code == 0, check.output
     assert gone(tag), f"processes left: {tagged(tag)}"
+
+
+FORKER = """
+import json, os, sys, time
+made = 0
+for _ in range(200):
+    try:
+        if os.fork() == 0:
+            time.sleep(30)
+            os._exit(0)
+    except OSError:
+        break
+    made += 1
+for line in sys.stdin:
+    if json.loads(line)["type"] == "start":
+        print(json.dumps({"type": "ready", "name": str(made)}), flush=True)
+"""
+
+
+def test_the_kernel_stops_a_fork_bomb_in_the_sandbox(bwrap: SandboxPolicy) -> None:
+    """Under the sandbox a bot may run 4 x max_processes tasks: with max_processes 16,
+    a bot that forks 200 children gets fewer than 64."""
+
+    async def forked() -> int:
+        bot = await BotProcess.spawn(
+            BotSpec("forker", [sys.executable, "-c", FORKER]),
+            limits=BotLimits(max_processes=16),
+            sandbox=bwrap,
+        )
+        try:
+            start = Start(PROTOCOL_VERSION, "m", "toy", {}, 0, 1, ["a"], StartClock(1, 1, 0))
+            ready = await bot.handshake(start, 15_000)
+            return int(ready.name or "-1")
+        finally:
+            await bot.close(graceful=False)
+
+    assert 0 < asyncio.run(forked()) < 64
