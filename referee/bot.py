@@ -536,7 +536,10 @@ class BotProcess:
             options_fd, write_end = os.pipe()
             with os.fdopen(write_end, "wb") as pipe:
                 pipe.write(b"".join(os.fsencode(arg) + b"\0" for arg in bwrap[1:cut]))
-            argv = [bwrap[0], "--args", str(options_fd), *bwrap[cut:], *argv]
+            # Limits first, as root where the referee is: the program is then run by
+            # setpriv, dropping to nobody, exactly as without limits.
+            inner = [*(prefix or []), *bwrap[cut + 1 :], *spec.wrapper, *spec.argv]
+            argv = [bwrap[0], "--args", str(options_fd), "--", *inner]
         # Outermost, so the sandbox's own processes have it too.
         argv = [*oom_prefix(), *argv]
         child_in, parent_in = os.pipe()

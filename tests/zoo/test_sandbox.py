@@ -19,6 +19,7 @@ import secrets
 import shutil
 import socket
 import sqlite3
+import subprocess
 import sys
 import threading
 import time
@@ -367,3 +368,28 @@ def test_the_kernel_stops_a_fork_bomb_in_the_sandbox(bwrap: SandboxPolicy) -> No
             await bot.close(graceful=False)
 
     assert 0 < asyncio.run(forked()) < 64
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("cc") is None, reason="root and cc")
+def test_a_program_in_a_private_folder_runs_with_limits_as_nobody(
+    tmp_path: Path, bwrap: SandboxPolicy
+) -> None:
+    """As root, a compiled bot in a folder only root may enter (pytest's 0700 tmp) is
+    still started by setpriv while it drops to nobody, with kernel limits set too."""
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    program = private / "random_bot"
+    source = REPO / "bots" / "examples" / "random_bot.c"
+    subprocess.run(["cc", "-O2", "-o", str(program), str(source)], check=True)
+    outcome = asyncio.run(
+        run_match(
+            GAME,
+            [BotSpec(f"c{k}", [str(program)]) for k in range(3)],
+            seed=1,
+            clock=Clock(startup_ms=15_000, move_ms=5000),
+            limits=BotLimits(memory_mb=512, open_files=64),
+            sandbox=bwrap,
+            fsync=False,
+        )
+    )
+    assert outcome.verdicts == ["ok", "ok", "ok"], [s.detail for s in outcome.seats]
