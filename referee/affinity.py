@@ -17,10 +17,11 @@ machines a wake-up across cores costs several times one on the same core; see
 ``benchmarks/overhead.py``).  Bots that think on several threads lose those
 threads' parallelism: leave affinity off for them.
 
-A bot may change its own affinity back (``sched_setaffinity`` needs no privilege
-for one's own threads): this is a measure for speed and for even clocks, not a
-security boundary.  Where the platform lacks ``os.sched_setaffinity``, affinity is
-ignored with one warning on stderr.
+Under the sandbox a bot cannot change its affinity back: a seccomp filter makes
+``sched_setaffinity`` fail (:func:`referee.sandbox.affinity_filter`).  Without the
+sandbox it can (the call needs no privilege for one's own threads), and binding is
+then a measure for speed and even clocks only.  Where the platform lacks
+``os.sched_setaffinity``, affinity is ignored with one warning on stderr.
 """
 
 from __future__ import annotations

@@ -55,6 +55,7 @@ from referee.protocol import (
 from referee.sandbox import (
     OOM_SCORE_ADJ,
     SandboxPolicy,
+    affinity_filter,
     bwrap_prefix,
     launcher,
     oom_prefix,
@@ -423,6 +424,16 @@ async def _reap(pids: list[int], patience_s: float = 0.5) -> None:
         await asyncio.sleep(0.002)
 
 
+def _pipe_with(data: bytes, opened: list[int]) -> int:
+    """The read end of a new pipe that holds ``data`` (at most a pipe's buffer, 64 KiB
+    on Linux) and is closed for writing; its descriptor is added to ``opened``."""
+    read_end, write_end = os.pipe()
+    opened.append(read_end)
+    with os.fdopen(write_end, "wb") as pipe:
+        pipe.write(data)
+    return read_end
+
+
 def _children(pid: int) -> list[int]:
     """The child pids of every thread of ``pid`` (``/proc/<pid>/task/<tid>/children``;
     none for a process that is gone or where the kernel lacks those files)."""
@@ -524,7 +535,7 @@ class BotProcess:
             kernel_limits.append(("nproc", TASKS_PER_PROCESS * limits.max_processes))
         prefix = launcher(kernel_limits, sandbox)
         argv = [*spec.wrapper, *(prefix or []), *spec.argv]
-        options_fd = -1
+        passed: list[int] = []  # descriptors bwrap reads its options and filter from
         if sandbox.mode == "bwrap":
             prepare_workdir(workdir, sandbox)
             # Other bots' working directories share the base: hidden where visible.
@@ -533,9 +544,12 @@ class BotProcess:
             cut = bwrap.index("--")
             # Options go through a pipe (--args), so the sandbox's first process,
             # which the bot can see, shows no paths in its command line.
-            options_fd, write_end = os.pipe()
-            with os.fdopen(write_end, "wb") as pipe:
-                pipe.write(b"".join(os.fsencode(arg) + b"\0" for arg in bwrap[1:cut]))
+            options = bwrap[1:cut]
+            program = affinity_filter()
+            if program is not None:  # the bot cannot undo its core binding
+                options += ["--seccomp", str(_pipe_with(program, passed))]
+            data = b"".join(os.fsencode(arg) + b"\0" for arg in options)
+            options_fd = _pipe_with(data, passed)
             # Limits first, as root where the referee is: the program is then run by
             # setpriv, dropping to nobody, exactly as without limits.
             inner = [*(prefix or []), *bwrap[cut + 1 :], *spec.wrapper, *spec.argv]
@@ -554,7 +568,7 @@ class BotProcess:
                 cwd=workdir,
                 env=scrubbed_environment(workdir, token),
                 preexec_fn=limits.preexec() if prefix is None else None,
-                pass_fds=(options_fd,) if options_fd >= 0 else (),
+                pass_fds=tuple(passed),
             )
         except OSError as exc:
             for fd in (parent_in, parent_out, parent_err):
@@ -565,8 +579,8 @@ class BotProcess:
         finally:
             for fd in (child_in, child_out, child_err):
                 os.close(fd)
-            if options_fd >= 0:
-                os.close(options_fd)
+            for fd in passed:
+                os.close(fd)
         reaper.adopt(process.pid)
         pipes = await _Pipes.connect(parent_in, parent_out, parent_err, limits.max_line_bytes + 1)
         return cls(

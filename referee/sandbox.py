@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import struct
 import subprocess
 import sys
 from collections.abc import Iterable, Sequence
@@ -284,6 +285,40 @@ OOM_SCORE_ADJ: Final = 1000
 before anything else, so a bot that fills the memory (in processes smaller than
 the referee, say) cannot have the referee killed.  A bot may raise it but never
 lower it (that needs ``CAP_SYS_RESOURCE``, which no sandboxed bot has)."""
+
+
+_SCHED_SETAFFINITY: Final[dict[str, tuple[tuple[int, tuple[int, ...]], ...]]] = {
+    # machine: (audit arch, syscall numbers of sched_setaffinity) for each ABI it runs
+    "x86_64": ((0xC000003E, (203, 0x40000000 | 203)), (0x40000003, (241,))),
+    "aarch64": ((0xC00000B7, (122,)), (0x40000028, (241,))),
+}
+"""``sched_setaffinity`` by machine and ABI (native, x32, and 32-bit compat)."""
+
+
+def affinity_filter() -> bytes | None:
+    """A seccomp program (classic BPF, ``struct sock_filter`` array) that makes
+    ``sched_setaffinity`` fail with EPERM and allows every other system call, for
+    bubblewrap's ``--seccomp``; ``None`` on a machine without a table entry.
+
+    With it a sandboxed bot cannot undo the core binding of :mod:`referee.affinity`:
+    a crowd of busy processes started on its own move stays on its match's core,
+    where the other seats are stopped anyway, instead of slowing other matches."""
+    abis = _SCHED_SETAFFINITY.get(os.uname().machine)
+    if abis is None:
+        return None
+    ld, jeq, ret = 0x20, 0x15, 0x06
+    allow, deny = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO|EPERM
+    code: list[tuple[int, int, int, int]] = []
+    for arch, numbers in abis:
+        block = [(ld, 0, 0, 0)]  # seccomp_data.nr
+        for i, nr in enumerate(numbers):
+            to_deny = len(numbers) - i  # past the remaining compares and the allow
+            block.append((jeq, to_deny, 0, nr))
+        block += [(ret, 0, 0, allow), (ret, 0, 0, deny)]
+        # ld arch; if it is not this ABI skip the block
+        code += [(ld, 0, 0, 4), (jeq, 0, len(block), arch), *block]
+    code.append((ret, 0, 0, allow))
+    return b"".join(struct.pack("=HBBI", *insn) for insn in code)
 
 
 def oom_prefix() -> list[str]:

@@ -34,7 +34,7 @@ from referee.cli import main
 from referee.match import Clock, MatchOutcome, run_match
 from referee.protocol import PROTOCOL_VERSION, Start, StartClock
 from referee.replay import replay
-from referee.sandbox import SandboxPolicy, bwrap_problem
+from referee.sandbox import SandboxPolicy, affinity_filter, bwrap_problem
 from tests.core.toygame import GAME
 from tests.zoo.procs import tagged_states
 
@@ -393,3 +393,35 @@ def test_a_program_in_a_private_folder_runs_with_limits_as_nobody(
         )
     )
     assert outcome.verdicts == ["ok", "ok", "ok"], [s.detail for s in outcome.seats]
+
+
+PINNER = """
+import json, os, sys
+try:
+    os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
+    result = "changed"
+except PermissionError:
+    result = "refused"
+for line in sys.stdin:
+    if json.loads(line)["type"] == "start":
+        print(json.dumps({"type": "ready", "name": result}), flush=True)
+"""
+
+
+@pytest.mark.skipif(affinity_filter() is None, reason="no seccomp table for this machine")
+def test_a_sandboxed_bot_cannot_undo_its_core_binding(bwrap: SandboxPolicy) -> None:
+    """seccomp makes sched_setaffinity fail inside the sandbox (and only there), so a
+    crowd a bot starts on its own move stays on its match's core."""
+
+    async def answer(policy: SandboxPolicy) -> str:
+        bot = await BotProcess.spawn(
+            BotSpec("pinner", [sys.executable, "-c", PINNER]), sandbox=policy
+        )
+        try:
+            start = Start(PROTOCOL_VERSION, "m", "toy", {}, 0, 1, ["a"], StartClock(1, 1, 0))
+            return str((await bot.handshake(start, 15_000)).name)
+        finally:
+            await bot.close(graceful=False)
+
+    assert asyncio.run(answer(bwrap)) == "refused"
+    assert asyncio.run(answer(SandboxPolicy("none"))) == "changed"
