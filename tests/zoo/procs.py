@@ -1,10 +1,17 @@
-"""Finding a bot's processes from outside, by a tag on their command line (which every
-process of the bot inherits), for the sandbox and pondering tests."""
+"""Helpers of the sandbox and pondering tests: finding a bot's processes from outside,
+by a tag on their command line (which every process of the bot inherits), and
+starting a one-file bot that reports what it found in its ``ready`` name."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import sys
 from pathlib import Path
+
+from referee.bot import BotLimits, BotProcess, BotSpec
+from referee.protocol import PROTOCOL_VERSION, Start, StartClock
+from referee.sandbox import SandboxPolicy
 
 
 def tagged_states(tag: str) -> dict[int, bytes]:
@@ -22,3 +29,24 @@ def tagged_states(tag: str) -> dict[int, bytes]:
         if tag.encode() in cmdline and state != b"Z":
             found[int(entry)] = state
     return found
+
+
+def ready_name(
+    script: str, policy: SandboxPolicy, limits: BotLimits | None = None
+) -> tuple[str, list[str]]:
+    """Start ``python -c script`` under ``policy`` and ``limits``, send ``start``, and
+    return the name its ``ready`` gives (the script's report) and what its working
+    directory holds on the host at that moment."""
+
+    async def run() -> tuple[str, list[str]]:
+        bot = await BotProcess.spawn(
+            BotSpec("probe", [sys.executable, "-c", script]), limits=limits, sandbox=policy
+        )
+        try:
+            start = Start(PROTOCOL_VERSION, "m", "toy", {}, 0, 1, ["a"], StartClock(1, 1, 0))
+            ready = await bot.handshake(start, 15_000)
+            return str(ready.name), os.listdir(bot.workdir)
+        finally:
+            await bot.close(graceful=False)
+
+    return asyncio.run(run())

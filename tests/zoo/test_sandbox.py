@@ -29,14 +29,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee.bot import BotLimits, BotProcess, BotSpec
+from referee.bot import BotLimits, BotSpec
 from referee.cli import main
 from referee.match import Clock, MatchOutcome, run_match
-from referee.protocol import PROTOCOL_VERSION, Start, StartClock
 from referee.replay import replay
 from referee.sandbox import SandboxPolicy, affinity_filter, bwrap_problem
 from tests.core.toygame import GAME
-from tests.zoo.procs import tagged_states
+from tests.zoo.procs import ready_name, tagged_states
 
 HERE = Path(__file__).parent
 ZOO = HERE / "zoo_bot.py"
@@ -247,22 +246,8 @@ def test_a_bot_cannot_fill_the_disk(tmp_path: Path, bwrap: SandboxPolicy) -> Non
     disk_mb MiB each and /dev is read-only: writing 64 MiB stops at the cap, and
     nothing reaches the host's disk."""
 
-    async def written() -> tuple[tuple[int, int, int, str, str], list[str]]:
-        bot = await BotProcess.spawn(
-            BotSpec("filler", [sys.executable, "-c", FILLER]),
-            limits=BotLimits(disk_mb=4),
-            sandbox=bwrap,
-        )
-        try:
-            start = Start(PROTOCOL_VERSION, "m", "toy", {}, 0, 1, ["a"], StartClock(1, 1, 0))
-            ready = await bot.handshake(start, 15_000)
-            workdir_mib, tmp_mib, shm_mib, dev, cwd = json.loads(ready.name or "null")
-            found = (int(workdir_mib), int(tmp_mib), int(shm_mib), str(dev), str(cwd))
-            return found, os.listdir(bot.workdir)
-        finally:
-            await bot.close(graceful=False)
-
-    (workdir_mib, tmp_mib, shm_mib, dev, cwd), on_host = asyncio.run(written())
+    name, on_host = ready_name(FILLER, bwrap, BotLimits(disk_mb=4))
+    workdir_mib, tmp_mib, shm_mib, dev, cwd = json.loads(name)
     assert max(workdir_mib, tmp_mib, shm_mib) <= 4, (workdir_mib, tmp_mib, shm_mib)
     assert shm_mib >= 1  # POSIX shared memory works (multiprocessing needs it)
     assert dev == "read-only"
@@ -354,20 +339,8 @@ def test_the_kernel_stops_a_fork_bomb_in_the_sandbox(bwrap: SandboxPolicy) -> No
     """Under the sandbox a bot may run 4 x max_processes tasks: with max_processes 16,
     a bot that forks 200 children gets fewer than 64."""
 
-    async def forked() -> int:
-        bot = await BotProcess.spawn(
-            BotSpec("forker", [sys.executable, "-c", FORKER]),
-            limits=BotLimits(max_processes=16),
-            sandbox=bwrap,
-        )
-        try:
-            start = Start(PROTOCOL_VERSION, "m", "toy", {}, 0, 1, ["a"], StartClock(1, 1, 0))
-            ready = await bot.handshake(start, 15_000)
-            return int(ready.name or "-1")
-        finally:
-            await bot.close(graceful=False)
-
-    assert 0 < asyncio.run(forked()) < 64
+    name, _ = ready_name(FORKER, bwrap, BotLimits(max_processes=16))
+    assert 0 < int(name) < 64
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("cc") is None, reason="root and cc")
@@ -413,15 +386,5 @@ def test_a_sandboxed_bot_cannot_undo_its_core_binding(bwrap: SandboxPolicy) -> N
     """seccomp makes sched_setaffinity fail inside the sandbox (and only there), so a
     crowd a bot starts on its own move stays on its match's core."""
 
-    async def answer(policy: SandboxPolicy) -> str:
-        bot = await BotProcess.spawn(
-            BotSpec("pinner", [sys.executable, "-c", PINNER]), sandbox=policy
-        )
-        try:
-            start = Start(PROTOCOL_VERSION, "m", "toy", {}, 0, 1, ["a"], StartClock(1, 1, 0))
-            return str((await bot.handshake(start, 15_000)).name)
-        finally:
-            await bot.close(graceful=False)
-
-    assert asyncio.run(answer(bwrap)) == "refused"
-    assert asyncio.run(answer(SandboxPolicy("none"))) == "changed"
+    assert ready_name(PINNER, bwrap)[0] == "refused"
+    assert ready_name(PINNER, SandboxPolicy("none"))[0] == "changed"
