@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """A bot for the pondering tests: ``ponder_bot.py MODE TAG [N]``.
 
-* ``crowd``: after its first reply, starts ``N`` busy processes, each in a session of
-  its own and each double-forked away from the bot (the attack on the seats on move:
-  a crowd of busy processes that slows them into timeouts), then answers every
-  ``act`` at once.
+* ``crowd``: after its first reply, starts ``N`` computing processes, each in a
+  session of its own and each double-forked away from the bot (the attack on the
+  seats on move: a crowd that slows them into timeouts), then answers every ``act``
+  at once.  Each computes 1 ms in every 10 (enough to be seen running, light
+  enough not to slow the other tests of a parallel run; the attack itself would
+  compute all the time).
 * ``children``: the same crowd, but as the bot's own children (no double fork).
 * ``bomb``: after its first reply, forks ``N`` sleeping processes (a fork bomb),
   then answers every ``act`` at once.
 * ``think``: sleeps 150 ms before every answer (a seat that is on move a while).
 
-Both play the first legal action.  ``TAG`` is only carried on the command line,
+All play the first legal action.  ``TAG`` is only carried on the command line,
 which every process of the bot inherits, so a test can find them all from outside.
 """
 
@@ -34,7 +36,10 @@ def crowd(double_fork: bool) -> None:
             os.setsid()
             if not double_fork or os.fork() == 0:
                 while True:
-                    pass
+                    until = time.monotonic() + 0.001
+                    while time.monotonic() < until:
+                        pass
+                    time.sleep(0.009)
             os._exit(0)
     if double_fork:
         for _ in range(CROWD):  # reap the intermediate children

@@ -2,8 +2,8 @@
 seat thinks (referee.turns), unless the match allows pondering; and the kernel's
 out-of-memory killer takes bots before the referee.
 
-The attacker seat starts a crowd of busy processes after its first move, each in a
-session of its own (so the scheduler's per-session fairness cannot contain them);
+The attacker seat starts a crowd of computing processes after its first move, each
+in a session of its own (so the scheduler's per-session fairness cannot contain them);
 two seats then take 150 ms per move.  The test samples, from outside, the state of
 every process of the attacker (found by a tag on their command line) while the
 match runs: stopped while the others think, running throughout when pondering is
@@ -101,11 +101,10 @@ def test_a_waiting_bots_processes_are_stopped_while_others_think(
     outcome, samples, tag = watched_match(mode, policy, False, tmp_path)
     assert outcome.verdicts == ["ok", "ok", "ok"], [s.detail for s in outcome.seats]
     assert len(samples) >= 10, "the crowd never came up"
-    stopped = [s for s in samples if b"R" not in s]
+    stopped = [s for s in samples if all(state in (b"T", b"t") for state in s)]
     # Running only in the attacker's own (instant) moves and the first 10 ms of each
     # 150 ms think of the others: most samples find every process stopped.
     assert len(stopped) >= 0.6 * len(samples), (len(stopped), len(samples))
-    assert all(state in (b"T", b"t") for s in stopped for state in s if state != b"S")
     assert replay(tmp_path / "m.jsonl", lookup=lambda name: GAME).header.clock.get("ponder") is None
     deadline = time.monotonic() + 3.0
     while states(tag) and time.monotonic() < deadline:
@@ -118,6 +117,7 @@ def test_with_pondering_allowed_nothing_is_stopped(tmp_path: Path) -> None:
     assert outcome.verdicts == ["ok", "ok", "ok"]
     assert len(samples) >= 10
     assert not any(state in (b"T", b"t") for s in samples for state in s)
+    assert any(b"R" in s for s in samples)  # the crowd was seen computing
     assert replay(tmp_path / "m.jsonl", lookup=lambda name: GAME).header.clock["ponder"] == 1
 
 
