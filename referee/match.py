@@ -265,8 +265,10 @@ async def run_match(
             )
             return fresh
 
-        await _handshake(game, seats, options_json, clock, match_id, fault, respawn)
         guard = None if clock.ponder else TurnGuard(seats, fault)
+        await _handshake(game, seats, options_json, clock, match_id, fault, respawn, guard)
+        if guard is not None:
+            guard.started()
 
         act_id = 0
         reason = "finished"
@@ -351,10 +353,12 @@ async def _handshake(
     match_id: str,
     fault: Callable[[int, Verdict, str], None],
     respawn: Callable[[int], Awaitable[BotProcess | BotFault]],
+    guard: TurnGuard | None,
 ) -> None:
     """Send every live seat ``start`` and wait for ``ready``.  A reused process that
     fails to answer is closed and replaced by a fresh one (its failure is no verdict:
-    it may have died while idle); a fresh process's failure is the seat's fault."""
+    it may have died while idle); a fresh process's failure is the seat's fault.
+    ``guard`` stops a seat that is ready while others still start."""
     players = [s.outcome.name for s in seats]
 
     async def one(index: int, seat: _Seat) -> None:
@@ -373,6 +377,8 @@ async def _handshake(
             ready = await seat.bot.handshake(start, clock.startup_ms)
             seat.outcome.bot_name = ready.name
             seat.outcome.reused = seat.bot.matches > 1
+            if guard is not None:
+                guard.ready(index)
             return
         except BotFault as exc:
             if seat.bot.matches <= 1:
@@ -390,6 +396,8 @@ async def _handshake(
         try:
             ready = await fresh.handshake(start, clock.startup_ms)
             seat.outcome.bot_name = ready.name
+            if guard is not None:
+                guard.ready(index)
         except BotFault as exc:
             fault(index, exc.verdict, exc.detail)
             await fresh.close(graceful=False)

@@ -10,7 +10,9 @@ others once the seat on move has thought for ``stop_after_s``
 (SIGSTOP, the whole process tree, see :meth:`referee.bot.BotProcess.freeze`), and a
 stopped seat is continued (SIGCONT) just before its next ``act`` is written, so its
 own clock never runs while it is stopped.  The seat on move thus shares its cores
-with the other seats' processes for at most ``stop_after_s`` per move.
+with the other seats' processes for at most ``stop_after_s`` per move.  The same
+holds at start-up: a seat that has answered ``start`` is stopped ``stop_after_s``
+later if others are still starting, so it cannot slow their start-up into a fault.
 
 Quick moves cost nothing: the guard's one timer is armed at most once per
 ``stop_after_s`` of wall time, and nobody is stopped while every reply comes
@@ -72,11 +74,33 @@ class TurnGuard:
         self._stopped_for = 0
         self._timer: asyncio.TimerHandle | None = None
         self._stopping: dict[int, asyncio.Task[None]] = {}
+        self._early: list[asyncio.TimerHandle] = []
         self.doomed: list[BotProcess] = []
         """Bots faulted for running too many processes, to be closed by :meth:`settle`
         (or at the end of the match with the others)."""
         self.stops = 0
         """Bots stopped so far (a bot stopped once per slow move of another seat)."""
+
+    def ready(self, index: int) -> None:
+        """Seat ``index`` answered ``start`` while others may still be starting: its
+        bot is stopped in ``stop_after_s`` unless :meth:`started` comes first (so a
+        bot cannot slow the others' start-up into a fault either)."""
+        handle = self._loop.call_later(self._after, self._stop_early, index)
+        self._early.append(handle)
+
+    def started(self) -> None:
+        """Every seat has answered ``start`` (or faulted): no more early stops."""
+        for handle in self._early:
+            handle.cancel()
+        self._early.clear()
+
+    def _stop_early(self, index: int) -> None:
+        seat = self._seats[index]
+        bot = seat.bot
+        if bot is None or not seat.live or bot.frozen or index in self._stopping:
+            return
+        self.stops += 1
+        self._stopping[index] = self._loop.create_task(self._stop(index, bot))
 
     def asking(self, index: int) -> None:
         """Seat ``index`` is about to be sent an ``act``: continue its bot if it was
@@ -140,6 +164,7 @@ class TurnGuard:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self.started()
         self._mover = -1
         for task in self._stopping.values():
             task.cancel()

@@ -11,6 +11,8 @@
 * ``bomb``: after its first reply, forks ``N`` sleeping processes (a fork bomb),
   then answers every ``act`` at once.
 * ``think``: sleeps 150 ms before every answer (a seat that is on move a while).
+* ``early``: the crowd of ``crowd``, started as soon as it has answered ``start``.
+* ``slow_start``: sleeps 500 ms before answering ``start``, then answers at once.
 
 All play the first legal action.  ``TAG`` is only carried on the command line,
 which every process of the bot inherits, so a test can find them all from outside.
@@ -51,7 +53,12 @@ def main() -> None:
     for line in sys.stdin:
         msg = json.loads(line)
         if msg["type"] == "start":
+            if MODE == "slow_start":
+                time.sleep(0.5)
             send({"type": "ready", "name": f"ponder-{MODE}"})
+            if MODE == "early":
+                started = True
+                crowd(True)
         elif msg["type"] == "act":
             if MODE == "think":
                 time.sleep(0.15)

@@ -39,16 +39,21 @@ def states(tag: str) -> list[bytes]:
 
 
 def watched_match(
-    mode: str, policy: SandboxPolicy, ponder: bool, tmp_path: Path, crowd: int = 6
+    mode: str,
+    policy: SandboxPolicy,
+    ponder: bool,
+    tmp_path: Path,
+    crowd: int = 6,
+    others: str = "think",
 ) -> tuple[MatchOutcome, list[list[bytes]], str]:
     """Play the attacker (seat 0, ``mode``, ``crowd`` processes) against two seats
-    that think 150 ms a move, sampling the attacker's process states every 10 ms
-    meanwhile."""
+    of mode ``others`` (by default thinking 150 ms a move), sampling the attacker's
+    process states every 10 ms meanwhile."""
     tag = f"tag{secrets.token_hex(6)}"
     bots = [
         BotSpec("attacker", [sys.executable, str(BOT), mode, tag, str(crowd)]),
-        BotSpec("thinker1", [sys.executable, str(BOT), "think", "x"]),
-        BotSpec("thinker2", [sys.executable, str(BOT), "think", "x"]),
+        BotSpec("other1", [sys.executable, str(BOT), others, "x"]),
+        BotSpec("other2", [sys.executable, str(BOT), others, "x"]),
     ]
     result: list[MatchOutcome] = []
 
@@ -166,3 +171,22 @@ def test_a_fork_bomb_is_a_crash_and_costs_the_others_no_time(
     while states(tag) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert states(tag) == [], "a process of the bomb outlived its match"
+
+
+@pytest.mark.parametrize("ponder", [False, True])
+def test_a_bot_ready_early_is_stopped_while_the_others_start(ponder: bool, tmp_path: Path) -> None:
+    """The same attack during start-up: the attacker answers start at once and starts
+    its crowd while the others take 500 ms to answer; it is stopped meanwhile."""
+    outcome, samples, _ = watched_match(
+        "early",
+        SandboxPolicy("bwrap") if bwrap_problem() is None else SandboxPolicy("none"),
+        ponder,
+        tmp_path,
+        others="slow_start",
+    )
+    assert outcome.verdicts == ["ok", "ok", "ok"], [s.detail for s in outcome.seats]
+    stopped = [s for s in samples if all(state in (b"T", b"t") for state in s)]
+    if ponder:
+        assert stopped == [] and len(samples) >= 10
+    else:
+        assert len(stopped) >= 15, (len(stopped), len(samples))  # of about 45
