@@ -154,7 +154,7 @@ class TurnGuard:
         until they are gone.  Called between moves, while no seat is thinking: the
         kernel's work of ending thousands of processes then slows nobody's clock."""
         doomed, self.doomed = self.doomed, []
-        await asyncio.gather(*(bot.close(graceful=False) for bot in doomed))
+        await asyncio.gather(*(bot.close(graceful=False) for bot in doomed), return_exceptions=True)
 
     def release(self) -> None:
         """Stop guarding and continue every bot this guard stopped (before ``end``,
