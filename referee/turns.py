@@ -52,9 +52,10 @@ class TurnGuard:
     """Stops the bots of the seats that wait while one seat thinks (see the module
     docstring).  Made inside the running event loop of the match; ``seats`` is the
     match's seat list, read at every use (a seat's bot may change or fault).  A bot
-    found running more processes than its ``max_processes`` while being stopped is
-    given to ``fault`` (seat, ``crash``, detail) and closed.  Raises ValueError for a
-    negative ``stop_after_s``."""
+    found running more processes than its ``max_processes`` while being stopped (a
+    fork bomb) is given to ``fault`` (seat, ``crash``, detail) at once and closed by
+    :meth:`settle` between two moves.  Raises ValueError for a negative
+    ``stop_after_s``."""
 
     def __init__(
         self,
