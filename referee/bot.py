@@ -53,6 +53,7 @@ from referee.protocol import (
     encode,
 )
 from referee.sandbox import (
+    MIB,
     OOM_SCORE_ADJ,
     SandboxPolicy,
     affinity_filter,
@@ -61,8 +62,6 @@ from referee.sandbox import (
     oom_prefix,
     prepare_workdir,
 )
-
-MIB = 1024 * 1024
 
 PYTHON_ALIASES = frozenset({"python", "python3", f"python3.{sys.version_info.minor}"})
 
@@ -107,8 +106,8 @@ class BotLimits:
     processes are stopped (:meth:`BotProcess.freeze`): more is a ``crash`` fault
     (and under the sandbox the kernel refuses tasks beyond
     :data:`TASKS_PER_PROCESS` times it);
-    ``disk_mb``: size of the sandboxed bot's working directory and of its ``/tmp``
-    (each a tmpfs, see :func:`referee.sandbox.bwrap_prefix`).
+    ``disk_mb``: size of the sandboxed bot's working directory, ``/tmp`` and
+    ``/dev/shm`` (each a tmpfs, see :func:`referee.sandbox.bwrap_prefix`).
     """
 
     max_line_bytes: int = MIB

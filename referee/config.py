@@ -81,10 +81,10 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
     memory_mb: int | None = None
     open_files: int | None = None
     max_processes: int = 256
-    disk_mb: int = 128
-    """Size (MiB) of a sandboxed bot's working directory and of its ``/tmp``."""
     """Most processes a bot may run at once (more is a ``crash`` fault; see
     :meth:`referee.bot.BotProcess.freeze`)."""
+    disk_mb: int = 128
+    """Size (MiB) of a sandboxed bot's working directory, ``/tmp`` and ``/dev/shm``."""
     max_plies: int = 0
     adjudication: Literal["scores", "draw"] = "scores"
     sandbox: Literal["auto", "bwrap", "none"] = "auto"

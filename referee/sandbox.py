@@ -51,6 +51,7 @@ SandboxMode = Literal["auto", "bwrap", "none"]
 MODES: Final[tuple[str, ...]] = ("auto", "bwrap", "none")
 
 MIB: Final = 1024 * 1024
+"""Bytes in a mebibyte (sizes of tmpfs, limits of lines and logs)."""
 
 NOBODY: Final = 65534
 """The uid and gid a bot runs as when the referee runs as root."""
@@ -135,10 +136,8 @@ def bwrap_problem() -> str | None:
     for tool in ("setpriv", "prlimit"):
         if shutil.which(tool) is None:
             return f"util-linux {tool} is not installed"
-    probe = [exe, *_bwrap_base(False), *_system_binds(), "--proc", "/proc", "--dev", "/dev"]
-    probe += ["--", "true"]
     try:
-        done = subprocess.run(probe, capture_output=True, timeout=10, check=False)
+        done = _probe(exe, [])
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap does not run: {exc}"
     if done.returncode != 0:
@@ -208,17 +207,23 @@ def _sized_tmpfs() -> bool:
     exe = shutil.which("bwrap")
     if exe is None:
         return False
-    probe = [exe, *_bwrap_base(False), *_system_binds(), "--proc", "/proc", "--dev", "/dev"]
-    probe += ["--size", str(MIB), "--tmpfs", "/tmp", "--", "true"]
     try:
-        done = subprocess.run(probe, capture_output=True, timeout=10, check=False)
+        return _probe(exe, ["--size", str(MIB), "--tmpfs", "/tmp"]).returncode == 0
     except (OSError, subprocess.TimeoutExpired):
         return False
-    return done.returncode == 0
+
+
+def _probe(exe: str, extra: list[str]) -> subprocess.CompletedProcess[bytes]:
+    """Run ``true`` under ``exe`` (bwrap) with the namespaces bots get and ``extra``
+    options.  Raises OSError or :class:`subprocess.TimeoutExpired` (10 s)."""
+    probe = [exe, *_bwrap_base(False), *_system_binds(), "--proc", "/proc", "--dev", "/dev"]
+    return subprocess.run(
+        [*probe, *extra, "--", "true"], capture_output=True, timeout=10, check=False
+    )
 
 
 def bwrap_prefix(
-    argv: Sequence[str], workdir: str, policy: SandboxPolicy, disk_mb: int = 128
+    argv: Sequence[str], workdir: str, policy: SandboxPolicy, disk_mb: int
 ) -> list[str]:
     """The ``bwrap ... --`` argv prefix that runs ``argv`` in its sandbox.
 

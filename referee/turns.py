@@ -86,7 +86,7 @@ class TurnGuard:
         """Seat ``index`` answered ``start`` while others may still be starting: its
         bot is stopped in ``stop_after_s`` unless :meth:`started` comes first (so a
         bot cannot slow the others' start-up into a fault either)."""
-        handle = self._loop.call_later(self._after, self._stop_early, index)
+        handle = self._loop.call_later(self._after, self._stop_seat, index)
         self._early.append(handle)
 
     def started(self) -> None:
@@ -94,14 +94,6 @@ class TurnGuard:
         for handle in self._early:
             handle.cancel()
         self._early.clear()
-
-    def _stop_early(self, index: int) -> None:
-        seat = self._seats[index]
-        bot = seat.bot
-        if bot is None or not seat.live or bot.frozen or index in self._stopping:
-            return
-        self.stops += 1
-        self._stopping[index] = self._loop.create_task(self._stop(index, bot))
 
     def asking(self, index: int) -> None:
         """Seat ``index`` is about to be sent an ``act``: continue its bot if it was
@@ -132,14 +124,21 @@ class TurnGuard:
             self._timer = self._loop.call_at(due, self._tick)
             return
         self._stopped_for = self._asks
-        for index, seat in enumerate(self._seats):
-            bot = seat.bot
-            if index == self._mover or bot is None or not seat.live or bot.frozen:
-                continue
-            if index in self._stopping and not self._stopping[index].done():
-                continue
-            self.stops += 1
-            self._stopping[index] = self._loop.create_task(self._stop(index, bot))
+        for index in range(len(self._seats)):
+            if index != self._mover:
+                self._stop_seat(index)
+
+    def _stop_seat(self, index: int) -> None:
+        """Start stopping seat ``index``'s bot unless it is gone, faulted, stopped, or
+        being stopped."""
+        seat = self._seats[index]
+        bot = seat.bot
+        if bot is None or not seat.live or bot.frozen:
+            return
+        if index in self._stopping and not self._stopping[index].done():
+            return
+        self.stops += 1
+        self._stopping[index] = self._loop.create_task(self._stop(index, bot))
 
     async def _stop(self, index: int, bot: BotProcess) -> None:
         try:
