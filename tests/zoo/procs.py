@@ -7,11 +7,15 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from referee.bot import BotLimits, BotProcess, BotSpec
 from referee.protocol import PROTOCOL_VERSION, Start, StartClock
 from referee.sandbox import SandboxPolicy
+
+T = TypeVar("T")
 
 
 def tagged_states(tag: str) -> dict[int, bytes]:
@@ -37,15 +41,27 @@ def ready_name(
     """Start ``python -c script`` under ``policy`` and ``limits``, send ``start``, and
     return the name its ``ready`` gives (the script's report) and what its working
     directory holds on the host at that moment."""
+    return while_ready(
+        [sys.executable, "-c", script], policy, lambda bot: os.listdir(bot.workdir), limits
+    )
 
-    async def run() -> tuple[str, list[str]]:
-        bot = await BotProcess.spawn(
-            BotSpec("probe", [sys.executable, "-c", script]), limits=limits, sandbox=policy
-        )
+
+def while_ready(
+    argv: list[str],
+    policy: SandboxPolicy,
+    look: Callable[[BotProcess], T],
+    limits: BotLimits | None = None,
+) -> tuple[str, T]:
+    """Start the bot ``argv`` under ``policy`` and ``limits``, send ``start``, and once
+    it has answered (so the bot itself runs) return its ``ready`` name and what
+    ``look`` finds of the live process; the bot is then closed."""
+
+    async def run() -> tuple[str, T]:
+        bot = await BotProcess.spawn(BotSpec("probe", argv), limits=limits, sandbox=policy)
         try:
             start = Start(PROTOCOL_VERSION, "m", "toy", {}, 0, 1, ["a"], StartClock(1, 1, 0))
             ready = await bot.handshake(start, 15_000)
-            return str(ready.name), os.listdir(bot.workdir)
+            return str(ready.name), look(bot)
         finally:
             await bot.close(graceful=False)
 

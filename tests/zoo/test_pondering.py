@@ -24,11 +24,10 @@ import pytest
 
 from referee.bot import BotLimits, BotProcess, BotSpec
 from referee.match import Clock, MatchOutcome, run_match
-from referee.protocol import PROTOCOL_VERSION, Start, StartClock
 from referee.replay import replay
 from referee.sandbox import OOM_SCORE_ADJ, SandboxPolicy, bwrap_problem
 from tests.core.toygame import GAME
-from tests.zoo.procs import tagged_states
+from tests.zoo.procs import tagged_states, while_ready
 
 BOT = Path(__file__).with_name("ponder_bot.py")
 
@@ -133,22 +132,14 @@ def test_the_out_of_memory_killer_takes_bots_first(
     """Every process of a bot, the sandbox's own included, has the highest
     oom_score_adj, so a bot that fills the memory cannot have the referee killed."""
 
-    async def adjustments() -> list[int]:
-        bot = await BotProcess.spawn(
-            BotSpec("b", [sys.executable, str(BOT), "think", "x"]), sandbox=policy
-        )
-        try:
-            start = Start(PROTOCOL_VERSION, "m", "toy", {}, 0, 2, ["a", "b"], StartClock(1, 1, 0))
-            await bot.handshake(start, 15_000)  # the bot itself is running by now
-            found = []
-            for pid in bot.tree():
-                with open(f"/proc/{pid}/oom_score_adj") as f:
-                    found.append(int(f.read()))
-            return found
-        finally:
-            await bot.close(graceful=False)
+    def adjustments(bot: BotProcess) -> list[int]:
+        found = []
+        for pid in bot.tree():
+            with open(f"/proc/{pid}/oom_score_adj") as f:
+                found.append(int(f.read()))
+        return found
 
-    found = asyncio.run(adjustments())
+    _, found = while_ready([sys.executable, str(BOT), "think", "x"], policy, adjustments)
     assert found and all(adj == OOM_SCORE_ADJ == 1000 for adj in found), found
     with open("/proc/self/oom_score_adj") as f:
         assert int(f.read()) < OOM_SCORE_ADJ  # the referee itself keeps its own
