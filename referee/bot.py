@@ -62,6 +62,7 @@ from referee.sandbox import (
     oom_prefix,
     prepare_workdir,
 )
+from referee.uids import UidLease, lease_uid
 
 PYTHON_ALIASES = frozenset({"python", "python3", f"python3.{sys.version_info.minor}"})
 
@@ -71,9 +72,9 @@ STDERR_TAIL_BYTES = 4096
 TASKS_PER_PROCESS = 4
 """A sandboxed bot may run ``TASKS_PER_PROCESS * max_processes`` tasks (processes
 and threads, ``RLIMIT_NPROC``): the kernel stops a fork bomb there, before it can
-take the machine's process ids from the other matches.  Counted per sandbox where
-the referee is not root (each bot has its own user namespace); as root, bots run as
-``nobody`` and share the count."""
+take the machine's process ids from the other matches.  Counted per bot: each runs
+in a user namespace of its own, or, where the referee is root, as a uid of its own
+(:mod:`referee.uids`)."""
 
 WALK_CHUNK = 32
 """Processes of a bot's tree read between two turns of the event loop when its
@@ -510,6 +511,7 @@ class BotProcess:
         """Stopped while idle in a pool or while others think (see :meth:`freeze`)."""
         self.overrun = False
         """Found running more than ``limits.max_processes`` processes (never reused)."""
+        self._lease: UidLease | None = None  # the uid it runs as, held until closed
 
     @classmethod
     async def spawn(
@@ -535,11 +537,19 @@ class BotProcess:
         prefix = launcher(kernel_limits, sandbox)
         argv = [*spec.wrapper, *(prefix or []), *spec.argv]
         passed: list[int] = []  # descriptors bwrap reads its options and filter from
+        lease = None
         if sandbox.mode == "bwrap":
-            prepare_workdir(workdir, sandbox)
+            try:
+                lease = lease_uid() if os.geteuid() == 0 else None
+            except OSError as exc:
+                reaper.retire(token)
+                shutil.rmtree(workdir, ignore_errors=True)
+                raise BotFault("crash", f"cannot start {spec.command!r}: {exc}") from None
+            uid = None if lease is None else lease.uid
+            prepare_workdir(workdir, uid)
             # Other bots' working directories share the base: hidden where visible.
             policy = sandbox.hiding([workdir_base()])
-            bwrap = bwrap_prefix(spec.argv, workdir, policy, limits.disk_mb)
+            bwrap = bwrap_prefix(spec.argv, workdir, policy, limits.disk_mb, uid)
             cut = bwrap.index("--")
             # Options go through a pipe (--args), so the sandbox's first process,
             # which the bot can see, shows no paths in its command line.
@@ -550,7 +560,7 @@ class BotProcess:
             data = b"".join(os.fsencode(arg) + b"\0" for arg in options)
             options_fd = _pipe_with(data, passed)
             # Limits first, as root where the referee is: the program is then run by
-            # setpriv, dropping to nobody, exactly as without limits.
+            # setpriv, dropping to the bot's uid, exactly as without limits.
             inner = [*(prefix or []), *bwrap[cut + 1 :], *spec.wrapper, *spec.argv]
             argv = [bwrap[0], "--args", str(options_fd), "--", *inner]
         # Outermost, so the sandbox's own processes have it too.
@@ -572,6 +582,8 @@ class BotProcess:
         except OSError as exc:
             for fd in (parent_in, parent_out, parent_err):
                 os.close(fd)
+            if lease is not None:
+                lease.release()
             reaper.retire(token)
             shutil.rmtree(workdir, ignore_errors=True)
             raise BotFault("crash", f"cannot start {spec.command!r}: {exc.strerror}") from None
@@ -582,9 +594,11 @@ class BotProcess:
                 os.close(fd)
         reaper.adopt(process.pid)
         pipes = await _Pipes.connect(parent_in, parent_out, parent_err, limits.max_line_bytes + 1)
-        return cls(
+        bot = cls(
             spec, process, pipes, workdir, stderr_path, limits, token, sandbox.mode == "bwrap"
         )
+        bot._lease = lease
+        return bot
 
     # -- stderr --------------------------------------------------------------------
 
@@ -834,6 +848,8 @@ class BotProcess:
             await asyncio.wait_for(self._stderr_task, 1.0)
         self._pipes.close()  # a pipe an escaped descendant still holds open
         shutil.rmtree(self.workdir, ignore_errors=True)
+        if self._lease is not None:  # every process of the sandbox is gone
+            self._lease.release()
         return code
 
     def _signal_group(self, sig: int) -> None:

@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import msgspec
 
@@ -556,7 +556,15 @@ async def _obtain(
         proc.blocks.add(tag)
         return proc
 
-    return list(await asyncio.gather(*(map(one, bots, keys, numbers))))
+    got = await asyncio.gather(*map(one, bots, keys, numbers), return_exceptions=True)
+    broken = [g for g in got if isinstance(g, BaseException) and not isinstance(g, BotFault)]
+    if broken:  # the referee's own failure: no process it did start is left behind
+        await asyncio.gather(
+            *(g.close(graceful=False) for g in got if isinstance(g, BotProcess)),
+            return_exceptions=True,
+        )
+        raise broken[0]
+    return cast(list[BotProcess | BotFault], got)
 
 
 def _covered(paths: Sequence[Path | None], hidden: Sequence[str]) -> bool:
@@ -581,8 +589,9 @@ async def _close_all(seats: list[_Seat], pool: BotPool | None, keys: Sequence[Po
             seat.outcome.unsolicited_lines = stats.unsolicited_lines
             seat.outcome.stderr_dropped = stats.stderr_dropped
 
+    # ``seats`` is empty when starting the bots failed (their processes are closed).
     await asyncio.gather(
-        *(one(s, k) for s, k in zip(seats, keys, strict=True)), return_exceptions=True
+        *(one(s, k) for s, k in zip(seats, keys, strict=False)), return_exceptions=True
     )
 
 

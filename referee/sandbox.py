@@ -15,9 +15,11 @@ A sandboxed bot (mode ``bwrap``) runs under ``bwrap`` with:
   empty tmpfs;
 * no network (its own empty network namespace) unless the policy allows it; its own
   IPC and UTS namespaces;
-* when the referee runs as root, the bot runs as ``nobody`` (uid 65534) with no
-  capabilities and ``no_new_privs``; otherwise as the referee's user inside a user
-  namespace;
+* when the referee runs as root, the bot runs as a user id of its own, leased for
+  its life from a range reserved for bots (:mod:`referee.uids`), with no
+  capabilities and ``no_new_privs``, so the kernel's per-user counts (processes
+  above all) are its own; otherwise as the referee's user inside a user namespace
+  of its own, which the kernel counts apart in the same way;
 * ``--die-with-parent``: if the referee dies, even by SIGKILL, the sandbox dies.
 
 Mode ``none`` runs the bot directly (its own session and process group, a
@@ -52,9 +54,6 @@ MODES: Final[tuple[str, ...]] = ("auto", "bwrap", "none")
 
 MIB: Final = 1024 * 1024
 """Bytes in a mebibyte (sizes of tmpfs, limits of lines and logs)."""
-
-NOBODY: Final = 65534
-"""The uid and gid a bot runs as when the referee runs as root."""
 
 SYSTEM_DIRS: Final[tuple[str, ...]] = (
     "/usr",
@@ -104,7 +103,7 @@ def _bwrap_base(network: bool) -> list[str]:
     if not network:
         argv.append("--unshare-net")
     if os.geteuid() == 0:
-        # Privileged bwrap: keep only what setpriv needs to drop to nobody.
+        # Privileged bwrap: keep only what setpriv needs to drop to the bot's uid.
         argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
         argv.append("--unshare-user")
@@ -223,9 +222,10 @@ def _probe(exe: str, extra: list[str]) -> subprocess.CompletedProcess[bytes]:
 
 
 def bwrap_prefix(
-    argv: Sequence[str], workdir: str, policy: SandboxPolicy, disk_mb: int
+    argv: Sequence[str], workdir: str, policy: SandboxPolicy, disk_mb: int, uid: int | None
 ) -> list[str]:
-    """The ``bwrap ... --`` argv prefix that runs ``argv`` in its sandbox.
+    """The ``bwrap ... --`` argv prefix that runs ``argv`` in its sandbox, as user
+    and group ``uid`` where given (the referee runs as root; see :mod:`referee.uids`).
 
     ``workdir`` (absolute) is the bot's writable working directory; ``policy.hidden``
     paths inside a visible directory are covered by an empty tmpfs.  Where bubblewrap
@@ -257,11 +257,11 @@ def bwrap_prefix(
     else:
         prefix += ["--bind", workdir, workdir]
     prefix += ["--chdir", workdir, "--"]
-    if os.geteuid() == 0:
+    if uid is not None:
         prefix += [
             shutil.which("setpriv") or "setpriv",
-            f"--reuid={NOBODY}",
-            f"--regid={NOBODY}",
+            f"--reuid={uid}",
+            f"--regid={uid}",
             "--clear-groups",
             "--inh-caps=-all",
             "--bounding-set=-all",
@@ -271,10 +271,11 @@ def bwrap_prefix(
     return prefix
 
 
-def prepare_workdir(workdir: str, policy: SandboxPolicy) -> None:
-    """Give the bot's working directory to the uid the bot will run as."""
-    if policy.mode == "bwrap" and os.geteuid() == 0:
-        os.chown(workdir, NOBODY, NOBODY)
+def prepare_workdir(workdir: str, uid: int | None) -> None:
+    """Give the bot's working directory to ``uid``, the user the bot will run as
+    (``None``: the referee's own user, nothing to do)."""
+    if uid is not None:
+        os.chown(workdir, uid, uid)
 
 
 @functools.cache

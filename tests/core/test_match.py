@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from referee.bot import BotSpec, resolve_command
+from referee.bot import BotProcess, BotSpec, resolve_command
 from referee.match import Clock, MatchOutcome, final_ranks, run_match
 from referee.record import ChanceLine, Header, MoveLine, ResultLine, read_record
 from tests.core.toygame import GAME
@@ -133,6 +133,28 @@ def test_startup_faults(tmp_path: Path, mode: str) -> None:
 def test_missing_program_is_a_startup_fault(tmp_path: Path) -> None:
     out = play([BotSpec("ghost", ["/nonexistent/bot"]), zoo("ok")], tmp_path)
     assert out.verdicts == ["startup", "ok"]
+
+
+def test_a_referee_failure_at_start_up_is_raised_and_leaves_no_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When starting one bot fails in the referee itself (not a bot fault), that error
+    is what the match raises, and the bots already started are closed, not left."""
+    started: list[BotProcess] = []
+    spawn = BotProcess.spawn
+
+    async def flaky(spec: BotSpec, **kw: Any) -> BotProcess:
+        if spec.name == "broken":
+            await asyncio.sleep(0.5)  # the other bot is running by now
+            raise RuntimeError("the referee broke")
+        started.append(await spawn(spec, **kw))
+        return started[-1]
+
+    monkeypatch.setattr(BotProcess, "spawn", flaky)
+    with pytest.raises(RuntimeError, match="the referee broke"):
+        play([zoo("ok"), BotSpec("broken", RANDOM_BOT)], tmp_path)
+    assert len(started) == 1
+    assert started[0].process.returncode is not None
 
 
 def test_relative_program_keeps_its_symlink(tmp_path: Path) -> None:

@@ -110,8 +110,8 @@ def test_check_bot_shows_the_stderr_tail_and_keeps_logs(tmp_path: Path) -> None:
     bot = tmp_path / "broken_bot.py"
     bot.write_text("import a_module_that_is_not_there\n")
     logs = tmp_path / "logs"
-    # Unsandboxed: under root a sandboxed bot runs as nobody, who cannot read pytest's
-    # private temporary folders (docs/protocol.md, "The sandbox").
+    # Unsandboxed: under root a sandboxed bot runs as a uid of its own, which cannot
+    # read pytest's private temporary folders (docs/protocol.md, "The sandbox").
     code, out, _ = invoke(
         "check-bot", "manila", f"{PY} {bot}", "--logs", str(logs), "--sandbox", "none"
     )

@@ -12,6 +12,7 @@ without a sandbox to show that it is real.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -35,7 +36,7 @@ from referee.match import Clock, MatchOutcome, run_match
 from referee.replay import replay
 from referee.sandbox import SandboxPolicy, affinity_filter, bwrap_problem
 from tests.core.toygame import GAME
-from tests.zoo.procs import ready_name, tagged_states
+from tests.zoo.procs import ready_name, tagged_states, while_ready
 
 HERE = Path(__file__).parent
 ZOO = HERE / "zoo_bot.py"
@@ -175,7 +176,7 @@ def test_the_run_directory_is_hidden_inside_the_bots_own_directory(
     """A bot whose own folder holds the run directory still cannot read the run."""
     script = tmp_path / "hostile_bot.py"
     shutil.copy(HOSTILE, script)
-    tmp_path.chmod(0o755)  # as root, bots run as nobody: their folder must be readable
+    tmp_path.chmod(0o755)  # as root, bots run as their own uid: their folder must be readable
     tag = f"tag{secrets.token_hex(6)}"
     outcome, findings = attack("db_forger", fake_run(tmp_path), bwrap, tag, script=script)
     assert findings == []
@@ -343,12 +344,30 @@ def test_the_kernel_stops_a_fork_bomb_in_the_sandbox(bwrap: SandboxPolicy) -> No
     assert 0 < int(name) < 64
 
 
+def test_a_bot_at_its_task_cap_leaves_the_others_theirs(bwrap: SandboxPolicy) -> None:
+    """The kernel counts each sandboxed bot's tasks apart (a uid of its own when the
+    referee is root, a user namespace otherwise): while one bot holds every task it
+    may run, a second bot still starts and gets as many as the first."""
+
+    limits = BotLimits(max_processes=16)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        first, second = while_ready(
+            [sys.executable, "-c", FORKER],
+            bwrap,
+            lambda _: pool.submit(ready_name, FORKER, bwrap, limits).result()[0],
+            limits,
+        )
+    assert 32 < int(first) < 64
+    assert int(second) == int(first)
+
+
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("cc") is None, reason="root and cc")
-def test_a_program_in_a_private_folder_runs_with_limits_as_nobody(
+def test_a_program_in_a_private_folder_runs_with_limits_as_its_own_user(
     tmp_path: Path, bwrap: SandboxPolicy
 ) -> None:
     """As root, a compiled bot in a folder only root may enter (pytest's 0700 tmp) is
-    still started by setpriv while it drops to nobody, with kernel limits set too."""
+    still started by setpriv while it drops to the bot's uid, with kernel limits
+    set too."""
     private = tmp_path / "private"
     private.mkdir(mode=0o700)
     program = private / "random_bot"
