@@ -18,7 +18,7 @@ machines a wake-up across cores costs several times one on the same core; see
 threads' parallelism: leave affinity off for them.
 
 Under the sandbox a bot cannot change its affinity back: a seccomp filter makes
-``sched_setaffinity`` fail (:func:`referee.sandbox.affinity_filter`).  Without the
+``sched_setaffinity`` fail (:func:`referee.sandbox.bot_filter`).  Without the
 sandbox it can (the call needs no privilege for one's own threads), and binding is
 then a measure for speed and even clocks only.  Where the platform lacks
 ``os.sched_setaffinity``, affinity is ignored with one warning on stderr.

@@ -56,7 +56,7 @@ from referee.sandbox import (
     MIB,
     OOM_SCORE_ADJ,
     SandboxPolicy,
-    affinity_filter,
+    bot_filter,
     bwrap_prefix,
     launcher,
     oom_prefix,
@@ -554,8 +554,8 @@ class BotProcess:
             # Options go through a pipe (--args), so the sandbox's first process,
             # which the bot can see, shows no paths in its command line.
             options = bwrap[1:cut]
-            program = affinity_filter()
-            if program is not None:  # the bot cannot undo its core binding
+            program = bot_filter()
+            if program is not None:  # no core binding undone, no user namespace
                 options += ["--seccomp", str(_pipe_with(program, passed))]
             data = b"".join(os.fsencode(arg) + b"\0" for arg in options)
             options_fd = _pipe_with(data, passed)

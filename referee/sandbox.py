@@ -293,38 +293,82 @@ the referee, say) cannot have the referee killed.  A bot may raise it but never
 lower it (that needs ``CAP_SYS_RESOURCE``, which no sandboxed bot has)."""
 
 
-_SCHED_SETAFFINITY: Final[dict[str, tuple[tuple[int, tuple[int, ...]], ...]]] = {
-    # machine: (audit arch, syscall numbers of sched_setaffinity) for each ABI it runs
-    "x86_64": ((0xC000003E, (203, 0x40000000 | 203)), (0x40000003, (241,))),
-    "aarch64": ((0xC00000B7, (122,)), (0x40000028, (241,))),
+@dataclass(frozen=True)
+class _Abi:
+    """System call numbers of one ABI a machine runs, as seccomp sees them."""
+
+    arch: int  # AUDIT_ARCH_*
+    setaffinity: tuple[int, ...]
+    unshare: tuple[int, ...]
+    clone: tuple[int, ...]
+    clone3: tuple[int, ...]
+
+
+_X32: Final = 0x40000000
+_ABIS: Final[dict[str, tuple[_Abi, ...]]] = {
+    "x86_64": (
+        _Abi(0xC000003E, (203, _X32 | 203), (272, _X32 | 272), (56, _X32 | 56), (435, _X32 | 435)),
+        _Abi(0x40000003, (241,), (310,), (120,), (435,)),  # 32-bit x86
+    ),
+    "aarch64": (
+        _Abi(0xC00000B7, (122,), (97,), (220,), (435,)),
+        _Abi(0x40000028, (241,), (337,), (120,), (435,)),  # 32-bit ARM
+    ),
 }
-"""``sched_setaffinity`` by machine and ABI (native, x32, and 32-bit compat)."""
+"""The system calls the bots' seccomp filter watches, by machine (``uname -m``)."""
+
+CLONE_NEWUSER: Final = 0x10000000
 
 
-def affinity_filter() -> bytes | None:
-    """A seccomp program (classic BPF, ``struct sock_filter`` array) that makes
-    ``sched_setaffinity`` fail with EPERM and allows every other system call, for
-    bubblewrap's ``--seccomp``; ``None`` on a machine without a table entry.
+@functools.cache
+def bot_filter() -> bytes | None:
+    """The seccomp program (classic BPF, a ``struct sock_filter`` array) every
+    sandboxed bot runs under, for bubblewrap's ``--seccomp``; ``None`` on a machine
+    without an :data:`_ABIS` entry.  Every other system call is allowed.
 
-    With it a sandboxed bot cannot undo the core binding of :mod:`referee.affinity`:
-    a crowd of busy processes started on its own move stays on its match's core,
-    where the other seats are stopped anyway, instead of slowing other matches."""
-    abis = _SCHED_SETAFFINITY.get(os.uname().machine)
+    * ``sched_setaffinity`` fails with EPERM: a bot cannot undo the core binding of
+      :mod:`referee.affinity`, so a crowd of busy processes started on its own move
+      stays on its match's core, where the other seats are stopped anyway.
+    * ``unshare`` and ``clone`` with ``CLONE_NEWUSER`` fail with EPERM, and
+      ``clone3`` (whose flags a filter cannot read) with ENOSYS, so that C
+      libraries and runtimes fall back to ``clone``: in a user namespace of its own a
+      bot would be root over new mounts, and could fill the memory through a tmpfs
+      of no size limit, whose pages the out-of-memory killer charges to no process,
+      so that it would kill an innocent bot instead.
+    """
+    abis = _ABIS.get(os.uname().machine)
     if abis is None:
         return None
-    ld, jeq, ret = 0x20, 0x15, 0x06
-    allow, deny = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO|EPERM
-    code: list[tuple[int, int, int, int]] = []
-    for arch, numbers in abis:
-        block = [(ld, 0, 0, 0)]  # seccomp_data.nr
-        for i, nr in enumerate(numbers):
-            to_deny = len(numbers) - i  # past the remaining compares and the allow
-            block.append((jeq, to_deny, 0, nr))
-        block += [(ret, 0, 0, allow), (ret, 0, 0, deny)]
-        # ld arch; if it is not this ABI skip the block
-        code += [(ld, 0, 0, 4), (jeq, 0, len(block), arch), *block]
-    code.append((ret, 0, 0, allow))
-    return b"".join(struct.pack("=HBBI", *insn) for insn in code)
+    eperm, enosys = 0x00050000 | 1, 0x00050000 | 38  # SECCOMP_RET_ERRNO | errno
+    allow = 0x7FFF0000  # SECCOMP_RET_ALLOW
+    # (code, jt, jf, k); a jump's jt/jf are labels here, resolved below
+    program: list[tuple[int, object, object, int]] = []
+    ld, jeq, jset, ret = 0x20, 0x15, 0x45, 0x06
+    for n, abi in enumerate(abis):
+        program += [(ld, 0, 0, 4), (jeq, 0, f"abi{n + 1}", abi.arch), (ld, 0, 0, 0)]
+        program += [(jeq, "eperm", 0, nr) for nr in abi.setaffinity]
+        program += [(jeq, "enosys", 0, nr) for nr in abi.clone3]
+        program += [(jeq, "flags", 0, nr) for nr in (*abi.unshare, *abi.clone)]
+        program += [(ret, 0, 0, allow), ("label", f"abi{n + 1}", 0, 0)]
+    program += [(ret, 0, 0, allow)]
+    program += [("label", "flags", 0, 0), (ld, 0, 0, 16), (jset, "eperm", 0, CLONE_NEWUSER)]
+    program += [(ret, 0, 0, allow), ("label", "eperm", 0, 0), (ret, 0, 0, eperm)]
+    program += [("label", "enosys", 0, 0), (ret, 0, 0, enosys)]
+    where: dict[object, int] = {}
+    code: list[tuple[int, object, object, int]] = []
+    for insn in program:
+        if insn[0] == "label":
+            where[insn[1]] = len(code)
+        else:
+            code.append(insn)
+
+    def offset(target: object, at: int) -> int:
+        return 0 if target == 0 else where[target] - at - 1
+
+    return b"".join(
+        struct.pack("=HBBI", op, offset(jt, i), offset(jf, i), k)
+        for i, (op, jt, jf, k) in enumerate(code)
+    )
 
 
 def oom_prefix() -> list[str]:

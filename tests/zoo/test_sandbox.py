@@ -34,7 +34,7 @@ from referee.bot import BotLimits, BotSpec
 from referee.cli import main
 from referee.match import Clock, MatchOutcome, run_match
 from referee.replay import replay
-from referee.sandbox import SandboxPolicy, affinity_filter, bwrap_problem
+from referee.sandbox import SandboxPolicy, bot_filter, bwrap_problem
 from tests.core.toygame import GAME
 from tests.zoo.procs import ready_name, tagged_states, while_ready
 
@@ -400,10 +400,40 @@ for line in sys.stdin:
 """
 
 
-@pytest.mark.skipif(affinity_filter() is None, reason="no seccomp table for this machine")
+@pytest.mark.skipif(bot_filter() is None, reason="no seccomp table for this machine")
 def test_a_sandboxed_bot_cannot_undo_its_core_binding(bwrap: SandboxPolicy) -> None:
     """seccomp makes sched_setaffinity fail inside the sandbox (and only there), so a
     crowd a bot starts on its own move stays on its match's core."""
 
     assert ready_name(PINNER, bwrap)[0] == "refused"
     assert ready_name(PINNER, SandboxPolicy("none"))[0] == "changed"
+
+
+NAMESPACER = """
+import ctypes, json, os, subprocess, sys, threading
+libc = ctypes.CDLL(None, use_errno=True)
+if os.fork() == 0:  # in a child: a user namespace would change the bot's own view
+    os._exit(0 if libc.unshare(0x10000000) == 0 else ctypes.get_errno())
+code = os.waitstatus_to_exitcode(os.wait()[1])
+namespace = "made" if code == 0 else os.strerror(code)
+box = []
+worker = threading.Thread(target=box.append, args=["thread"])
+worker.start()
+worker.join()
+child = subprocess.run(["echo", "child"], capture_output=True, text=True).stdout.strip()
+for line in sys.stdin:
+    if json.loads(line)["type"] == "start":
+        name = f"{namespace},{box[0]},{child}"
+        print(json.dumps({"type": "ready", "name": name}), flush=True)
+"""
+
+
+@pytest.mark.skipif(bot_filter() is None, reason="no seccomp table for this machine")
+def test_a_sandboxed_bot_cannot_make_a_user_namespace(bwrap: SandboxPolicy) -> None:
+    """In a user namespace of its own a bot could mount a tmpfs of no size limit and
+    fill the memory: the seccomp filter refuses it (and only it; threads and child
+    processes still start).  As root, without the sandbox, the same call succeeds."""
+
+    assert ready_name(NAMESPACER, bwrap)[0] == "Operation not permitted,thread,child"
+    if os.geteuid() == 0:
+        assert ready_name(NAMESPACER, SandboxPolicy("none"))[0] == "made,thread,child"
