@@ -341,29 +341,28 @@ def bot_filter() -> bytes | None:
         return None
     eperm, enosys = 0x00050000 | 1, 0x00050000 | 38  # SECCOMP_RET_ERRNO | errno
     allow = 0x7FFF0000  # SECCOMP_RET_ALLOW
-    # (code, jt, jf, k); a jump's jt/jf are labels here, resolved below
-    program: list[tuple[int, object, object, int]] = []
+    # A label (str), or an instruction (code, jt, jf, k) whose jumps name labels.
+    program: list[str | tuple[int, str | int, str | int, int]] = []
     ld, jeq, jset, ret = 0x20, 0x15, 0x45, 0x06
     for n, abi in enumerate(abis):
         program += [(ld, 0, 0, 4), (jeq, 0, f"abi{n + 1}", abi.arch), (ld, 0, 0, 0)]
         program += [(jeq, "eperm", 0, nr) for nr in abi.setaffinity]
         program += [(jeq, "enosys", 0, nr) for nr in abi.clone3]
         program += [(jeq, "flags", 0, nr) for nr in (*abi.unshare, *abi.clone)]
-        program += [(ret, 0, 0, allow), ("label", f"abi{n + 1}", 0, 0)]
+        program += [(ret, 0, 0, allow), f"abi{n + 1}"]
     program += [(ret, 0, 0, allow)]
-    program += [("label", "flags", 0, 0), (ld, 0, 0, 16), (jset, "eperm", 0, CLONE_NEWUSER)]
-    program += [(ret, 0, 0, allow), ("label", "eperm", 0, 0), (ret, 0, 0, eperm)]
-    program += [("label", "enosys", 0, 0), (ret, 0, 0, enosys)]
-    where: dict[object, int] = {}
-    code: list[tuple[int, object, object, int]] = []
-    for insn in program:
-        if insn[0] == "label":
-            where[insn[1]] = len(code)
+    program += ["flags", (ld, 0, 0, 16), (jset, "eperm", 0, CLONE_NEWUSER), (ret, 0, 0, allow)]
+    program += ["eperm", (ret, 0, 0, eperm), "enosys", (ret, 0, 0, enosys)]
+    where: dict[str, int] = {}
+    code: list[tuple[int, str | int, str | int, int]] = []
+    for item in program:
+        if isinstance(item, str):
+            where[item] = len(code)
         else:
-            code.append(insn)
+            code.append(item)
 
-    def offset(target: object, at: int) -> int:
-        return 0 if target == 0 else where[target] - at - 1
+    def offset(target: str | int, at: int) -> int:
+        return where[target] - at - 1 if isinstance(target, str) else target
 
     return b"".join(
         struct.pack("=HBBI", op, offset(jt, i), offset(jf, i), k)
