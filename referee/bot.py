@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from referee import reaper
+from referee.cgroups import MemoryGroup, memory_group
 from referee.child import Child
 from referee.protocol import (
     Act,
@@ -108,7 +109,10 @@ class BotLimits:
     (and under the sandbox the kernel refuses tasks beyond
     :data:`TASKS_PER_PROCESS` times it);
     ``disk_mb``: size of the sandboxed bot's working directory, ``/tmp`` and
-    ``/dev/shm`` (each a tmpfs, see :func:`referee.sandbox.bwrap_prefix`).
+    ``/dev/shm`` (each a tmpfs, see :func:`referee.sandbox.bwrap_prefix`);
+    ``max_memory_mb``: most memory all the bot's processes may use together, its
+    in-memory files included (a memory cgroup, :mod:`referee.cgroups`, where the
+    referee can make one; 0 = no cap): beyond it the kernel kills one of them.
     """
 
     max_line_bytes: int = MIB
@@ -120,6 +124,7 @@ class BotLimits:
     open_files: int | None = None
     max_processes: int = 256
     disk_mb: int = 128
+    max_memory_mb: int = 2048
 
     def rlimits(self) -> list[tuple[str, int, int]]:
         """The limits in force: ``(prlimit option, resource constant, value)``."""
@@ -512,6 +517,7 @@ class BotProcess:
         self.overrun = False
         """Found running more than ``limits.max_processes`` processes (never reused)."""
         self._lease: UidLease | None = None  # the uid it runs as, held until closed
+        self._group: MemoryGroup | None = None  # its memory cgroup, removed when closed
 
     @classmethod
     async def spawn(
@@ -531,6 +537,14 @@ class BotProcess:
         reaper.enable_subreaper()
         workdir = tempfile.mkdtemp(prefix="bot-", dir=workdir_base())
         token = reaper.new_token()
+        try:
+            group = (
+                memory_group(f"bot-{token}", limits.max_memory_mb) if limits.max_memory_mb else None
+            )
+        except OSError as exc:
+            reaper.retire(token)
+            shutil.rmtree(workdir, ignore_errors=True)
+            raise BotFault("crash", f"cannot start {spec.command!r}: {exc}") from None
         kernel_limits = [(name, value) for name, _, value in limits.rlimits()]
         if sandbox.mode == "bwrap":
             kernel_limits.append(("nproc", TASKS_PER_PROCESS * limits.max_processes))
@@ -542,6 +556,8 @@ class BotProcess:
             try:
                 lease = lease_uid() if os.geteuid() == 0 else None
             except OSError as exc:
+                if group is not None:
+                    group.remove()
                 reaper.retire(token)
                 shutil.rmtree(workdir, ignore_errors=True)
                 raise BotFault("crash", f"cannot start {spec.command!r}: {exc}") from None
@@ -563,8 +579,8 @@ class BotProcess:
             # setpriv, dropping to the bot's uid, exactly as without limits.
             inner = [*(prefix or []), *bwrap[cut + 1 :], *spec.wrapper, *spec.argv]
             argv = [bwrap[0], "--args", str(options_fd), "--", *inner]
-        # Outermost, so the sandbox's own processes have it too.
-        argv = [*oom_prefix(), *argv]
+        # Outermost, so the sandbox's own processes have them too.
+        argv = [*(group.prefix() if group else []), *oom_prefix(), *argv]
         child_in, parent_in = os.pipe()
         parent_out, child_out = os.pipe()
         parent_err, child_err = os.pipe()
@@ -584,6 +600,8 @@ class BotProcess:
                 os.close(fd)
             if lease is not None:
                 lease.release()
+            if group is not None:
+                group.remove()
             reaper.retire(token)
             shutil.rmtree(workdir, ignore_errors=True)
             raise BotFault("crash", f"cannot start {spec.command!r}: {exc.strerror}") from None
@@ -597,7 +615,7 @@ class BotProcess:
         bot = cls(
             spec, process, pipes, workdir, stderr_path, limits, token, sandbox.mode == "bwrap"
         )
-        bot._lease = lease
+        bot._lease, bot._group = lease, group
         return bot
 
     # -- stderr --------------------------------------------------------------------
@@ -692,6 +710,13 @@ class BotProcess:
         code = self.process.returncode
         if code is not None and self._eof.verdict == "crash":
             detail += f" (exit code {code})"
+        kills = self._group.oom_kills() if self._group is not None else 0
+        if kills and self._eof.verdict == "crash":
+            assert self._group is not None
+            detail += (
+                f"; the kernel killed {kills} of its processes: together they used more "
+                f"than max_memory_mb ({self._group.limit_mb} MiB)"
+            )
         return BotFault(self._eof.verdict, detail)
 
     def _answer(self, line: bytes, act_id: int | None) -> Ready | ActionReply | None:
@@ -850,6 +875,8 @@ class BotProcess:
         shutil.rmtree(self.workdir, ignore_errors=True)
         if self._lease is not None:  # every process of the sandbox is gone
             self._lease.release()
+        if self._group is not None:
+            self._group.remove()
         return code
 
     def _signal_group(self, sig: int) -> None:

@@ -16,8 +16,9 @@ Example (``tournaments/manila.toml``)::
     # wrapper = "firejail --quiet"   # optional sandbox prefix
 
 Optional resource limits for every bot process: ``cpu_s`` (CPU seconds),
-``memory_mb`` (address space) and ``open_files``; output caps ``max_line_bytes`` and
-``max_stderr_bytes``.
+``memory_mb`` (address space) and ``open_files``; for each bot as a whole:
+``max_processes``, ``disk_mb`` and ``max_memory_mb`` (2048 MiB for all its processes
+together); output caps ``max_line_bytes`` and ``max_stderr_bytes``.
 
 ``max_plies`` (default 0, no limit) ends a game still running after that many plies
 (moves plus chance outcomes); it is ranked by ``adjudication``: ``scores`` (the
@@ -85,6 +86,9 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
     :meth:`referee.bot.BotProcess.freeze`)."""
     disk_mb: int = 128
     """Size (MiB) of a sandboxed bot's working directory, ``/tmp`` and ``/dev/shm``."""
+    max_memory_mb: int = 2048
+    """Most memory (MiB) all of a bot's processes may use together (0 = no cap; see
+    :mod:`referee.cgroups`)."""
     max_plies: int = 0
     adjudication: Literal["scores", "draw"] = "scores"
     sandbox: Literal["auto", "bwrap", "none"] = "auto"
@@ -113,6 +117,8 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
             raise ValueError("max_plies must be 0 (no limit) or positive")
         if self.max_processes < 1 or self.disk_mb < 1:
             raise ValueError("max_processes and disk_mb must be at least 1")
+        if self.max_memory_mb < 0:
+            raise ValueError("max_memory_mb must be 0 (no cap) or positive")
 
 
 class ConfigError(ValueError):

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 import referee
+from referee.cgroups import memory_problem
 
 SandboxMode = Literal["auto", "bwrap", "none"]
 """What a user asks for: the best available sandbox, bubblewrap, or none."""
@@ -158,6 +159,11 @@ def resolve_mode(requested: str, warn: bool = True) -> Literal["bwrap", "none"]:
         return "none"
     problem = bwrap_problem()
     if problem is None:
+        if warn and (no_cap := memory_problem()) is not None:
+            print(
+                f"referee: note: no memory cap over each bot's processes together ({no_cap})",
+                file=sys.stderr,
+            )
         return "bwrap"
     if requested == "bwrap":
         raise SandboxError(f"sandbox 'bwrap' requested, but {problem}")

@@ -190,6 +190,7 @@ def jobs_for(
                 "open_files": cfg.open_files,
                 "max_processes": cfg.max_processes,
                 "disk_mb": cfg.disk_mb,
+                "max_memory_mb": cfg.max_memory_mb,
             },
             record=str(out / "records" / f"{m.id}.jsonl"),
             logs=str(out / "logs" / m.id),

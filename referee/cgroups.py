@@ -1,0 +1,181 @@
+"""A memory cgroup for every bot: one cap on the memory of all its processes together.
+
+A bot may spread its memory over many processes, or into files on its in-memory
+filesystems, whose pages the kernel's out-of-memory killer charges to no process.
+Without a cap over the whole bot, filling the machine that way makes the killer take
+the largest single process, which may be an innocent bot of any match: a forged
+``crash``.  Each bot therefore runs in a memory cgroup of its own, limited to
+``max_memory_mb``; a bot that goes over it has one of its own processes killed by the
+kernel, and nothing else on the host is touched.
+
+The groups live under the referee's own cgroup (``referee-<pid>/bot-<token>``), so
+every limit set on the referee still covers its bots.  A bot's first process joins
+its group before it execs anything (a ``/bin/sh`` prefix writes to
+``cgroup.procs``), so even the sandbox's own processes are inside, and the bot cannot
+leave it (only root may write there, and a sandboxed bot is never root).
+
+This needs root, and on cgroup v2 a referee cgroup that may hand the memory
+controller to its children (the referee alone in its cgroup, such as a
+``systemd-run --scope``).  Where it cannot be had, :func:`memory_problem` says why and
+bots run without the cap (the kernel's per-process limits still apply).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import functools
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+JOIN: Final = 'echo 0 >"$0" && exec "$@"'
+"""The ``sh -c`` script that moves itself into the cgroup named by ``$0`` and then
+runs the bot's command line."""
+
+
+@dataclass(frozen=True)
+class _Parent:
+    path: Path  # this referee's own folder of bot groups
+    v2: bool
+
+
+class MemoryGroup:
+    """One bot's memory cgroup (a directory of the cgroup file system)."""
+
+    def __init__(self, path: Path, v2: bool, limit_mb: int) -> None:
+        self.path = path
+        self.v2 = v2
+        self.limit_mb = limit_mb
+
+    def prefix(self) -> list[str]:
+        """The argv prefix that runs the rest of a command line inside this group."""
+        return ["/bin/sh", "-c", JOIN, str(self.path / "cgroup.procs")]
+
+    def oom_kills(self) -> int:
+        """How many of the group's processes the kernel killed for its limit."""
+        name = "memory.events" if self.v2 else "memory.oom_control"
+        try:
+            text = (self.path / name).read_text()
+        except OSError:
+            return 0
+        found = re.search(r"^oom_kill (\d+)$", text, re.MULTILINE)
+        return int(found.group(1)) if found else 0
+
+    def remove(self) -> None:
+        """Remove the group; call once none of its processes is left."""
+        with contextlib.suppress(OSError):
+            self.path.rmdir()
+
+
+def memory_group(name: str, limit_mb: int) -> MemoryGroup | None:
+    """A new memory cgroup ``name`` capped at ``limit_mb`` MiB (swap included where
+    the kernel counts it), or ``None`` where :func:`memory_problem` is not ``None``.
+    Raises :class:`OSError` if the group cannot be made."""
+    parent = _parent()
+    if isinstance(parent, str):
+        return None
+    path = parent.path / name
+    path.mkdir(mode=0o755)
+    try:
+        limit = str(limit_mb * 1024 * 1024)
+        if parent.v2:
+            (path / "memory.max").write_text(limit)
+            if (path / "memory.swap.max").exists():
+                (path / "memory.swap.max").write_text("0")
+        else:
+            (path / "memory.limit_in_bytes").write_text(limit)
+            if (path / "memory.memsw.limit_in_bytes").exists():
+                (path / "memory.memsw.limit_in_bytes").write_text(limit)
+    except OSError:
+        path.rmdir()
+        raise
+    return MemoryGroup(path, parent.v2, limit_mb)
+
+
+def memory_problem() -> str | None:
+    """Why bots cannot have a memory cgroup here, or ``None`` if they can."""
+    parent = _parent()
+    return parent if isinstance(parent, str) else None
+
+
+@functools.cache
+def _parent() -> _Parent | str:
+    """This process's folder of bot groups, made on first use and removed at exit, or
+    the reason there is none."""
+    if os.geteuid() != 0:
+        return "memory cgroups need the referee to run as root"
+    try:
+        own = _own_memory_cgroup()
+    except OSError as exc:
+        return f"cannot read this process's cgroups: {exc}"
+    if isinstance(own, str):
+        return own
+    path, v2 = own
+    try:
+        if v2:
+            wanted = (path / "cgroup.subtree_control").read_text().split()
+            if "memory" not in wanted:
+                (path / "cgroup.subtree_control").write_text("+memory")
+        mine = path / f"referee-{os.getpid()}"
+        mine.mkdir(mode=0o755, exist_ok=True)
+        if v2:
+            (mine / "cgroup.subtree_control").write_text("+memory")
+    except OSError as exc:
+        return f"cannot make a memory cgroup under {path}: {exc.strerror or exc}"
+    atexit.register(_remove_all, mine)
+    return _Parent(mine, v2)
+
+
+def _own_memory_cgroup() -> tuple[Path, bool] | str:
+    """The directory of this process's memory cgroup and whether it is cgroup v2, or
+    why there is none.  Raises :class:`OSError` when ``/proc`` cannot be read."""
+    v1: dict[str, str] = {}
+    unified = None
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        number, controllers, where = line.split(":", 2)
+        if number == "0" and not controllers:
+            unified = where
+        for controller in controllers.split(","):
+            v1[controller] = where
+    mounts = _mounts()
+    if "memory" in v1:
+        for root, point, kind, options in mounts:
+            if kind == "cgroup" and "memory" in options.split(","):
+                return _under(point, root, v1["memory"]), False
+        return "the cgroup v1 memory controller is not mounted"
+    if unified is not None:
+        for root, point, kind, _ in mounts:
+            if kind == "cgroup2":
+                path = _under(point, root, unified)
+                if "memory" in (path / "cgroup.controllers").read_text().split():
+                    return path, True
+        return "the cgroup v2 memory controller is not available to the referee's cgroup"
+    return "no cgroup file system"
+
+
+def _mounts() -> list[tuple[str, str, str, str]]:
+    """``(root, mount point, file system type, super options)`` of every mount."""
+    found = []
+    for line in Path("/proc/self/mountinfo").read_text().splitlines():
+        left, right = line.split(" - ", 1)
+        fields, tail = left.split(), right.split()
+        found.append((fields[3], fields[4], tail[0], tail[2] if len(tail) > 2 else ""))
+    return found
+
+
+def _under(point: str, root: str, where: str) -> Path:
+    """The directory of cgroup ``where`` in a hierarchy mounted at ``point`` from
+    ``root``."""
+    relative = os.path.relpath(where, root) if where.startswith(root) else where
+    return Path(point) / ("" if relative == "." else relative.lstrip("/"))
+
+
+def _remove_all(mine: Path) -> None:
+    for group in mine.glob("bot-*"):
+        with contextlib.suppress(OSError):
+            group.rmdir()
+    with contextlib.suppress(OSError):
+        mine.rmdir()

@@ -1,0 +1,102 @@
+"""One memory cap over all of a bot's processes (docs/protocol.md, "Your process").
+
+A bot that spreads its memory over many processes must meet its own cap, not make the
+kernel's out-of-memory killer take another bot.  These tests need memory cgroups
+(the referee as root); they skip elsewhere, except in CI, which runs as root.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import Literal
+
+import pytest
+
+from referee.bot import BotLimits, BotSpec
+from referee.cgroups import memory_problem
+from referee.match import Clock, run_match
+from referee.sandbox import SandboxPolicy, bwrap_problem
+from tests.core.toygame import GAME
+from tests.zoo.procs import ready_name
+
+ROOT = Path(__file__).resolve().parents[2]
+RANDOM_BOT = [sys.executable, str(ROOT / "bots" / "random_bot.py")]
+
+
+@pytest.fixture(autouse=True)
+def cgroups() -> None:
+    """Skips where memory cgroups cannot be made (fails in CI)."""
+    problem = memory_problem()
+    if problem is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the memory tests for real: {problem}")
+        pytest.skip(problem)
+
+
+SPREADER = """
+import json, os, sys
+children = []
+for _ in range(4):
+    pid = os.fork()
+    if pid == 0:
+        block = b"x" * (40 << 20)  # 40 MiB, every page written
+        os._exit(0)
+    children.append(pid)
+killed = sum(os.waitpid(pid, 0)[1] & 0x7F == 9 for pid in children)
+for line in sys.stdin:
+    if json.loads(line)["type"] == "start":
+        print(json.dumps({"type": "ready", "name": str(killed)}), flush=True)
+"""
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "none"])
+def test_memory_spread_over_processes_meets_one_cap(mode: str) -> None:
+    """Four children of 40 MiB each are more than a 64 MiB cap together, though each
+    alone is under it: the kernel kills some of them, inside the bot; with a cap of
+    1 GiB all four finish."""
+    if mode == "bwrap" and bwrap_problem() is not None:
+        pytest.skip(str(bwrap_problem()))
+    policy = SandboxPolicy(mode)  # type: ignore[arg-type]
+    assert int(ready_name(SPREADER, policy, BotLimits(max_memory_mb=64))[0]) >= 1
+    assert ready_name(SPREADER, policy, BotLimits(max_memory_mb=1024))[0] == "0"
+
+
+GROWER = """
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        print(json.dumps({"type": "ready", "name": "grower"}), flush=True)
+    elif message["type"] == "act":
+        hoard = b"x" * (200 << 20)
+        print(json.dumps({"type": "action", "id": message["id"], "index": 0}), flush=True)
+"""
+
+
+def test_a_bot_over_its_cap_crashes_and_the_verdict_says_why(tmp_path: Path) -> None:
+    """The bot is killed on its first move; its seat gets ``crash`` naming the cap, and
+    the other seats finish ``ok``."""
+    script = tmp_path / "grower.py"
+    script.write_text(GROWER)
+    tmp_path.chmod(0o755)  # as root, bots run as their own uid: their folder must be readable
+    mode: Literal["bwrap", "none"] = "bwrap" if bwrap_problem() is None else "none"
+    outcome = asyncio.run(
+        run_match(
+            GAME,
+            [
+                BotSpec("a", RANDOM_BOT),
+                BotSpec("grower", [sys.executable, str(script)]),
+                BotSpec("b", RANDOM_BOT),
+            ],
+            seed=1,
+            clock=Clock(startup_ms=15_000, move_ms=5000),
+            limits=BotLimits(max_memory_mb=64),
+            sandbox=SandboxPolicy(mode),
+            fsync=False,
+        )
+    )
+    assert outcome.verdicts == ["ok", "crash", "ok"], [s.detail for s in outcome.seats]
+    assert "max_memory_mb (64 MiB)" in outcome.seats[1].detail
