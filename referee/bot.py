@@ -490,6 +490,9 @@ class BotProcess:
         limits: BotLimits,
         token: str,
         sandboxed: bool = False,
+        *,
+        lease: UidLease | None = None,
+        group: MemoryGroup | None = None,
     ) -> None:
         self.spec = spec
         self._pipes = pipes
@@ -516,8 +519,8 @@ class BotProcess:
         """Stopped while idle in a pool or while others think (see :meth:`freeze`)."""
         self.overrun = False
         """Found running more than ``limits.max_processes`` processes (never reused)."""
-        self._lease: UidLease | None = None  # the uid it runs as, held until closed
-        self._group: MemoryGroup | None = None  # its memory cgroup, removed when closed
+        self._lease = lease  # the uid it runs as, held until closed
+        self._group = group  # its memory cgroup, removed when closed
 
     @classmethod
     async def spawn(
@@ -537,30 +540,33 @@ class BotProcess:
         reaper.enable_subreaper()
         workdir = tempfile.mkdtemp(prefix="bot-", dir=workdir_base())
         token = reaper.new_token()
-        try:
-            group = (
-                memory_group(f"bot-{token}", limits.max_memory_mb) if limits.max_memory_mb else None
-            )
-        except OSError as exc:
+        group: MemoryGroup | None = None
+        lease: UidLease | None = None
+
+        def undo(why: str) -> BotFault:
+            """Give back what was taken for the bot; the fault to raise."""
+            if lease is not None:
+                lease.release()
+            if group is not None:
+                group.remove()
             reaper.retire(token)
             shutil.rmtree(workdir, ignore_errors=True)
-            raise BotFault("crash", f"cannot start {spec.command!r}: {exc}") from None
+            return BotFault("crash", f"cannot start {spec.command!r}: {why}")
+
+        try:
+            if limits.max_memory_mb:
+                group = memory_group(f"bot-{token}", limits.max_memory_mb)
+            if sandbox.mode == "bwrap" and os.geteuid() == 0:
+                lease = lease_uid()  # a uid of its own (root drops to it in the sandbox)
+        except OSError as exc:
+            raise undo(str(exc)) from None
         kernel_limits = [(name, value) for name, _, value in limits.rlimits()]
         if sandbox.mode == "bwrap":
             kernel_limits.append(("nproc", TASKS_PER_PROCESS * limits.max_processes))
         prefix = launcher(kernel_limits, sandbox)
         argv = [*spec.wrapper, *(prefix or []), *spec.argv]
         passed: list[int] = []  # descriptors bwrap reads its options and filter from
-        lease = None
         if sandbox.mode == "bwrap":
-            try:
-                lease = lease_uid() if os.geteuid() == 0 else None
-            except OSError as exc:
-                if group is not None:
-                    group.remove()
-                reaper.retire(token)
-                shutil.rmtree(workdir, ignore_errors=True)
-                raise BotFault("crash", f"cannot start {spec.command!r}: {exc}") from None
             uid = None if lease is None else lease.uid
             prepare_workdir(workdir, uid)
             # Other bots' working directories share the base: hidden where visible.
@@ -598,13 +604,7 @@ class BotProcess:
         except OSError as exc:
             for fd in (parent_in, parent_out, parent_err):
                 os.close(fd)
-            if lease is not None:
-                lease.release()
-            if group is not None:
-                group.remove()
-            reaper.retire(token)
-            shutil.rmtree(workdir, ignore_errors=True)
-            raise BotFault("crash", f"cannot start {spec.command!r}: {exc.strerror}") from None
+            raise undo(str(exc.strerror)) from None
         finally:
             for fd in (child_in, child_out, child_err):
                 os.close(fd)
@@ -612,11 +612,18 @@ class BotProcess:
                 os.close(fd)
         reaper.adopt(process.pid)
         pipes = await _Pipes.connect(parent_in, parent_out, parent_err, limits.max_line_bytes + 1)
-        bot = cls(
-            spec, process, pipes, workdir, stderr_path, limits, token, sandbox.mode == "bwrap"
+        return cls(
+            spec,
+            process,
+            pipes,
+            workdir,
+            stderr_path,
+            limits,
+            token,
+            sandbox.mode == "bwrap",
+            lease=lease,
+            group=group,
         )
-        bot._lease, bot._group = lease, group
-        return bot
 
     # -- stderr --------------------------------------------------------------------
 
