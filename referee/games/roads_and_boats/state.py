@@ -49,6 +49,8 @@ GOOD_NAMES = D.GOODS
 GOOD_INDEX = D.G
 
 _new_object = object.__new__
+_POSITIONS = tuple(A.Position(s) for s in range(9))
+"""``A.Position(s)`` by slot ``s`` (actions are immutable: shared by every state)."""
 _TRANSPORTER_NAMES = tuple(t.name for t in D.TRANSPORTERS)
 _BUILDING_NAMES = tuple(b.name for b in D.BUILDINGS)
 
@@ -188,6 +190,8 @@ class RBState(State):
         if step == "pray":  # order() without the copies
             return self.temple[self.actor]
         if step == "position":
+            if not self.cashed:  # the temple order stands: _new_temple() without the copy
+                return self.temple[-1 - self.actor]
             return self._new_temple()[-1 - self.actor]
         if step == "over":
             return TERMINAL
@@ -484,13 +488,22 @@ class RBState(State):
         """Place -> own transporters there: land areas and oil rigs they reach, plus the
         river or sea place of every boat."""
         out: dict[int, list[Transporter]] = {}
+        kinds = self.world.place_kind
         for t in self.trans.values():
             if t.owner != seat or t.carrier >= 0:
                 continue
+            place = t.place
+            kind = kinds[place]
+            if kind == LAND:  # reach(t) is just its place
+                bucket = out.get(place)
+                if bucket is None:
+                    out[place] = [t]
+                else:
+                    bucket.append(t)
+                continue
             places = self.reach(t)
-            kind = self.world.place_kind[t.place]
-            if kind in (RIVER, SEA_PLACE) and t.place not in places:
-                places = [*places, t.place]
+            if kind != DOCK and place not in places:  # a river or sea place
+                places = [*places, place]
             for p in places:
                 bucket = out.get(p)
                 if bucket is None:
@@ -722,6 +735,7 @@ class RBState(State):
     def _production_actions(self, seat: int) -> list[Any]:
         out: list[Any] = []
         here = self.presence(seat)
+        pools: dict[int, list[int]] = {}  # pool(place, here[place]) by place, as met
         for h in sorted(self.buildings):
             kind, place, _owner, used = self.buildings[h]
             btype = D.BUILDINGS[kind]
@@ -730,7 +744,8 @@ class RBState(State):
             if used + btype.out_count > btype.limit:
                 continue
             own = here[place]
-            if not self._inputs_ok(kind, self.pool(place, own)):
+            counts = pools[place] = self.pool(place, own)
+            if not self._inputs_ok(kind, counts):
                 continue
             if btype.kind == D.SECONDARY:
                 out.append(A.Produce(h))
@@ -746,7 +761,7 @@ class RBState(State):
             else:
                 out.append(A.Produce(h))
         for place, own in here.items():
-            counts = self.pool(place, own)
+            counts = pools.get(place) or self.pool(place, own)
             if (
                 counts[D.GOOSE] >= 2
                 and counts[D.PAPER] >= 1
@@ -757,23 +772,35 @@ class RBState(State):
                         out.append(A.Research(place, name))
         bit = 1 << (seat + D.GOOD_BITS)
         carriers = self._carriers()
+        piles = self.piles
+        buildings = self.buildings
+        place_hex = self.world.place_hex
+        land = water = 0  # _count_own(seat) in the same pass
         for t in self.trans.values():
-            if t.owner != seat or t.carrier >= 0 or t.id in carriers:
+            if t.owner != seat:
+                continue
+            if t.kind >= D.RAFT:
+                water += 1
+            else:
+                land += 1
+            if t.carrier >= 0 or t.id in carriers:
                 continue
             reach = self.reach(t)
-            if len(t.cargo) < D.TRANSPORTERS[t.kind].capacity:
+            cargo = t.cargo
+            if len(cargo) < D.TRANSPORTERS[t.kind].capacity:
                 for p in reach:
-                    out.extend(A.Take(t.id, k, p) for k in _kinds(self.piles.get(p, ())))
-            if t.cargo:
+                    pile = piles.get(p)
+                    if pile:
+                        out.extend(A.Take(t.id, k, p) for k in _kinds(pile))
+            if cargo:
                 for p in reach:
-                    b = self.buildings.get(self.world.place_hex[p])
+                    b = buildings.get(place_hex[p])
                     if b is not None and b[1] == p:
-                        out.extend(A.Put(t.id, k, p) for k in _kinds(t.cargo, bit))
+                        out.extend(A.Put(t.id, k, p) for k in _kinds(cargo, bit))
         out.extend(self._borrow_actions(seat, here, carriers))
         for place, owner in self.breeders:
             if owner == seat and self._may_gain(seat, D.DONKEY):
                 out.append(A.Breed(place))
-        land, water = self._count_own(seat)
         if land >= D.MAX_LAND or water >= D.MAX_WATER or land + water >= D.MAX_TRANSPORTERS:
             out.extend(A.Scrap(t.id) for t in self._scrappable(seat))
         fresh = self.fresh[seat]
@@ -793,22 +820,35 @@ class RBState(State):
         return {u.carrier for u in self.trans.values() if u.carrier >= 0}
 
     def _borrow_actions(
-        self, seat: int, here: dict[int, list[Transporter]], carriers: set[int]
+        self, seat: int, here: dict[int, list[Transporter]], carriers: set[int] | None
     ) -> list[Any]:
         """``borrow`` offers: goods on other players' free transporters that touch a land
         area (or oil rig) where ``seat`` has a transporter (rulebook p13); ``carriers``
-        is :meth:`_carriers`."""
+        is :meth:`_carriers` (None: worked out here when needed)."""
         out: list[Any] = []
-        w = self.world
+        kinds = self.world.place_kind
+        refused = self.refused
         for u in self.trans.values():
-            if u.owner == seat or u.carrier >= 0 or not u.cargo or u.id in self.refused:
+            if u.owner == seat or u.carrier >= 0 or not u.cargo:
                 continue
-            if u.id in carriers:
+            uid = u.id
+            if uid in refused:
                 continue
-            goods = _kinds(u.cargo)
+            if carriers is None:
+                carriers = self._carriers()
+            if uid in carriers:
+                continue
+            place = u.place
+            if kinds[place] == LAND:  # reach(u) is just its place
+                if place in here:
+                    out.extend(A.Borrow(uid, k, place) for k in _kinds(u.cargo))
+                continue
+            goods: tuple[str, ...] | None = None
             for p in self.reach(u):
-                if p in here and w.place_kind[p] in (LAND, SEA_PLACE):
-                    out.extend(A.Borrow(u.id, k, p) for k in goods)
+                if p in here and kinds[p] in (LAND, SEA_PLACE):
+                    if goods is None:
+                        goods = _kinds(u.cargo)
+                    out.extend(A.Borrow(uid, k, p) for k in goods)
         return out
 
     def _over_limit(self, seat: int) -> int:
@@ -904,50 +944,90 @@ class RBState(State):
             )
             out.append(A.DONE)
             return out
-        t = self.trans[self.active]
+        trans = self.trans
+        t = trans[self.active]
         out = [A.Step(p) for p in self._steps(t)]
         bit = 1 << (seat + D.GOOD_BITS)
         places = self.reach(t)
-        # _carried_by(t) and _carriers() in one pass
+        # one pass over the transporters for _carried_by(t), _carriers(), _beside(t)
+        # and _carriable(t) (the last two filtered by ``carriers`` once it is complete)
         tid = t.id
+        tplace = t.place
+        kinds = self.world.place_kind
+        mine = set(places)  # _touches(t)
+        mine.add(tplace)
+        empty = not t.cargo
+        t_land = t.kind < D.RAFT
         carrying = None
         carriers: set[int] = set()
-        for u in self.trans.values():
+        beside: list[Transporter] = []
+        carriable: list[Transporter] = []
+        for u in trans.values():
             cid = u.carrier
             if cid >= 0:
                 carriers.add(cid)
                 if cid == tid and carrying is None:
                     carrying = u
+                continue
+            if u is t:
+                continue
+            p = u.place
+            u_reach = None
+            # a land transporter reaches just its own place
+            if p in mine:
+                beside.append(u)
+            elif kinds[p] != LAND:
+                u_reach = self.reach(u)
+                if not mine.isdisjoint(u_reach):
+                    beside.append(u)
+            if empty and not u.moved and not u.cargo:
+                if u.kind >= D.RAFT:  # a boat: where t is, or reaching a land t
+                    if p == tplace:
+                        carriable.append(u)
+                    elif t_land:
+                        if u_reach is None:
+                            u_reach = self.reach(u)
+                        if tplace in u_reach:
+                            carriable.append(u)
+                elif p == tplace or p in places:
+                    carriable.append(u)
         room = carrying is None and len(t.cargo) < D.TRANSPORTERS[t.kind].capacity
+        piles = self.piles
         if room:
             for p in places:
-                out.extend(A.Load(k, p) for k in _kinds(self.piles.get(p, ()), bit))
+                pile = piles.get(p)
+                if pile:
+                    out.extend(A.Load(k, p) for k in _kinds(pile, bit))
         held = _kinds(t.cargo)
         if held:
             for p in places:
                 out.extend(A.Unload(k, p) for k in held)
         geese = places
-        if self.world.place_kind[t.place] == SEA_PLACE and t.place not in places:
-            geese = [*places, t.place]  # geese at sea
+        if kinds[tplace] == SEA_PLACE and tplace not in places:
+            geese = [*places, tplace]  # geese at sea
+        mask = D.GOOD_MASK
+        goose = D.GOOSE
         for p in geese:
-            if any(g & D.GOOD_MASK == D.GOOSE and not g & bit for g in self.piles.get(p, ())):
+            pile = piles.get(p)
+            if pile and any(g & mask == goose and not g & bit for g in pile):
                 out.append(A.Lead(p))
         if self.herd:
             out.extend(A.Settle(p) for p in places)
         if carrying is None:
-            for u in self._beside(t):
-                if u.id in self.refused or u.id in carriers:
+            refused = self.refused
+            for u in beside:
+                if u.id in refused or u.id in carriers:
                     continue
                 has_room = len(u.cargo) < D.TRANSPORTERS[u.kind].capacity
                 if held and has_room and (u.owner != seat or u.moved):
                     out.extend(A.Give(k, u.id) for k in held)
-                if room:
+                if room and u.cargo:
                     out.extend(A.Receive(k, u.id) for k in _kinds(u.cargo, bit))
-            if not t.cargo:
+            if empty:
                 out.extend(
-                    A.Carry(u.id) for u in self._carriable(t, carriers) if u.id not in self.refused
+                    A.Carry(u.id) for u in carriable if u.id not in carriers and u.id not in refused
                 )
-        if not (self.herd and self.world.place_kind[t.place] == RIVER):
+        if not (self.herd and kinds[tplace] == RIVER):
             out.append(A.STOP)  # followers on a river must first be settled on a bank
         return out
 
@@ -1272,7 +1352,7 @@ class RBState(State):
                     if p in pools and pools[p][D.STONE] >= 1:
                         out.append(A.Bridge(h, side, p))
                         break
-        out.extend(self._borrow_actions(seat, here, self._carriers()))
+        out.extend(self._borrow_actions(seat, here, None))
         out.append(A.DONE)
         return out
 
@@ -1379,16 +1459,17 @@ class RBState(State):
             if stage == BUILDING:
                 return self._building_actions(seat)
             return self._wonder_actions(seat)
+        # a seat always decides in these steps: no _seat() check needed
+        if step == "request":
+            return [A.NO_REQUEST, A.REQUEST]
+        if step == "position":
+            taken = self.slots
+            return [_POSITIONS[s] for s in range(1, self.seats + 1) if s not in taken]
+        if step == "pray":
+            return [A.PRAY, A.CASH_IN]
         seat = self._seat()
         if step == "homes":
             return [A.Home(p) for p in self._home_places()]
-        if step == "request":
-            return [A.NO_REQUEST, A.REQUEST]
-        if step == "pray":
-            return [A.PRAY, A.CASH_IN]
-        if step == "position":
-            taken = set(self.slots)
-            return [A.Position(s) for s in range(1, self.seats + 1) if s not in taken]
         if step == "consent":
             return [A.AGREE, A.REFUSE]
         if step == "scrap":
