@@ -51,6 +51,19 @@ GOOD_INDEX = D.G
 _new_object = object.__new__
 _POSITIONS = tuple(A.Position(s) for s in range(9))
 """``A.Position(s)`` by slot ``s`` (actions are immutable: shared by every state)."""
+_COST_CAPS = tuple(
+    sorted(
+        {
+            (g, max(n for b in D.BUILDINGS for g2, n in b.cost if g2 == g))
+            for b in D.BUILDINGS
+            for g, _n in b.cost
+        }
+    )
+)
+"""``(good, most of it any building costs)`` for every good in a building cost: whether
+a pool covers a cost depends only on these counts, each capped at that most."""
+_BUILD_RESEARCH = sum(1 << b.research for b in D.BUILDINGS if b.research is not None)
+"""Research bits that some building kind needs."""
 _TRANSPORTER_NAMES = tuple(t.name for t in D.TRANSPORTERS)
 _BUILDING_NAMES = tuple(b.name for b in D.BUILDINGS)
 
@@ -969,28 +982,36 @@ class RBState(State):
                 if cid == tid and carrying is None:
                     carrying = u
                 continue
-            if u is t:
-                continue
             p = u.place
-            u_reach = None
-            # a land transporter reaches just its own place
-            if p in mine:
+            if p in mine:  # where t is or a place t reaches
+                if u is t:
+                    continue
                 beside.append(u)
-            elif kinds[p] != LAND:
-                u_reach = self.reach(u)
-                if not mine.isdisjoint(u_reach):
-                    beside.append(u)
-            if empty and not u.moved and not u.cargo:
-                if u.kind >= D.RAFT:  # a boat: where t is, or reaching a land t
-                    if p == tplace:
-                        carriable.append(u)
-                    elif t_land:
-                        if u_reach is None:
-                            u_reach = self.reach(u)
-                        if tplace in u_reach:
-                            carriable.append(u)
-                elif p == tplace or p in places:
+                # unmoved and empty, a land transporter there may be carried; a boat
+                # where t is, or one reaching the place of a land t
+                if (
+                    empty
+                    and not u.moved
+                    and not u.cargo
+                    and (u.kind < D.RAFT or p == tplace or (t_land and tplace in self.reach(u)))
+                ):
                     carriable.append(u)
+                continue
+            if kinds[p] == LAND:  # reaching just its own place: not beside t
+                continue
+            u_reach = self.reach(u)
+            if not mine.isdisjoint(u_reach):
+                beside.append(u)
+            # away from the places of t only a boat reaching a land t may carry it
+            if (
+                empty
+                and t_land
+                and u.kind >= D.RAFT
+                and not u.moved
+                and not u.cargo
+                and tplace in u_reach
+            ):
+                carriable.append(u)
         room = carrying is None and len(t.cargo) < D.TRANSPORTERS[t.kind].capacity
         piles = self.piles
         if room:
@@ -1118,16 +1139,22 @@ class RBState(State):
         out: list[int] = []
         if t.kind < D.RAFT:
             offroad = t.kind == D.DONKEY and self.steps == 0
-            h = w.place_hex[t.place]
-            for a in w.areas[h]:
-                if self.root[a] != t.place:
+            place = t.place
+            root = self.root
+            roads = self.roads
+            walls = self.walls
+            cross_edge = w.cross_edge
+            for a in w.areas[w.place_hex[place]]:
+                if root[a] != place:
                     continue
                 for cross, q in w.land_links[a]:
-                    if cross not in self.roads and not offroad:
+                    if not offroad and cross not in roads:
                         continue
-                    if self._blocked(w.cross_edge[cross], seat):
-                        continue
-                    target = self.root[q]
+                    if walls:  # _blocked(cross_edge[cross], seat)
+                        wall = walls.get(cross_edge[cross])
+                        if wall is not None and wall[0] != -1 and wall[0] != seat:
+                            continue
+                    target = root[q]
                     if target not in out:
                         out.append(target)
             return out
@@ -1285,23 +1312,35 @@ class RBState(State):
         wall_least = D.wall_build_cost(0)
         demolish_least = D.wall_demolish_cost(0)
         pools: dict[int, list[int]] = {}
+        irrigated = self.irrigated
+        build_research = research & _BUILD_RESEARCH
+        affordable = w.build_cache
         for place in sorted(here):
             own = here[place]
             counts = pools[place] = self.pool(place, own)
             kind = w.place_kind[place]
             h = w.place_hex[place]
             if kind in (LAND, SEA_PLACE) and h not in self.buildings:
-                for b in self._site_kinds(h, kind == SEA_PLACE):
-                    btype = buildings[b]
-                    if btype.research is not None and not research >> btype.research & 1:
-                        continue
-                    if not _covers(counts, btype.cost):
-                        continue
+                # the kinds that fit, are researched and affordable: they depend on the
+                # place, irrigation, research and the cost goods' counts (capped)
+                sig = 0
+                for g, most in _COST_CAPS:
+                    n = counts[g]
+                    sig = sig * (most + 1) + (n if n < most else most)
+                key = (place, irrigated, build_research, sig)
+                fit = affordable.get(key)
+                if fit is None:
+                    fit = affordable[key] = tuple(
+                        (b, buildings[b].name)
+                        for b in self._site_kinds(h, kind == SEA_PLACE)
+                        if _may_build(buildings[b], research, counts)
+                    )
+                for b, name in fit:
                     if b == D.MINE:
                         if mine_room:
-                            out.extend(A.Build(btype.name, place, m) for m in self.mixes(seat))
+                            out.extend(A.Build(name, place, m) for m in self.mixes(seat))
                     else:
-                        out.append(A.Build(btype.name, place))
+                        out.append(A.Build(name, place))
             if kind == LAND and counts[D.STONE] >= 1:
                 for a in w.areas[h]:
                     if self.root[a] != place:
@@ -1865,6 +1904,13 @@ def _covers(counts: list[int], cost: tuple[tuple[int, int], ...]) -> bool:
         if counts[g] < n:
             return False
     return True
+
+
+def _may_build(btype: D.BuildingType, research: int, counts: list[int]) -> bool:
+    """True when ``research`` (bits) allows ``btype`` and ``counts`` cover its cost."""
+    if btype.research is not None and not research >> btype.research & 1:
+        return False
+    return _covers(counts, btype.cost)
 
 
 def _kinds(goods: Sequence[int], skip: int = 0) -> tuple[str, ...]:

@@ -131,6 +131,12 @@ class World:
     )
     """Filled in play by the state: (hex, sea place, irrigated) -> building kinds whose
     site fits the hex (derived from the map alone, so shared by every game on it)."""
+    build_cache: dict[tuple[int, bool, int, int], tuple[tuple[int, str], ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Filled in play by the state: (place, irrigated, research bits that buildings need,
+    capped counts of the goods buildings cost) -> ``(kind, name)`` of the building kinds
+    that may be built from that place, in data.BUILDINGS order."""
 
     def build(self) -> None:
         """Derive every table from ``hexes``; raises :class:`MapError` if invalid."""
