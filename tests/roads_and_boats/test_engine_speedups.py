@@ -2,12 +2,14 @@
 
 ``apply_action`` checks an action against the list the last ``legal_actions()`` call
 returned (worked out again when the action is not in it), ``_own_at`` stands for one
-entry of ``presence`` and ``clone`` copies transporters without ``__init__``.  The
+entry of ``presence``, ``clone`` copies transporters without ``__init__`` and
+``_positioning`` picks a seat of the new temple order without building it.  The
 golden trajectories check whole games; these tests check the edges they do not reach.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import msgspec
@@ -108,3 +110,15 @@ def test_clone_copies_every_transporter() -> None:
             t.place = -1
             t.moved = not t.moved
         assert _snapshot(state) == before
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_positioning_seat_matches_the_new_temple_order(seats: int) -> None:
+    state = started(seats)
+    for temple in itertools.permutations(range(seats)):
+        for size in range(seats + 1):
+            for cashed in itertools.permutations(range(seats), size):
+                state.temple, state.cashed = list(temple), list(cashed)
+                order = state._new_temple()
+                for k in range(seats):
+                    assert state._positioning(k) == order[-1 - k]

@@ -205,7 +205,7 @@ class RBState(State):
         if step == "position":
             if not self.cashed:  # the temple order stands: _new_temple() without the copy
                 return self.temple[-1 - self.actor]
-            return self._new_temple()[-1 - self.actor]
+            return self._positioning(self.actor)
         if step == "over":
             return TERMINAL
         if step in ("map", "setup", "draw", "deal", "rivers"):
@@ -430,6 +430,22 @@ class RBState(State):
         else:
             self._end_stage()
 
+    def _positioning(self, k: int) -> int:
+        """``_new_temple()[-1 - k]`` without building it: the ``k``-th seat to take a
+        slot (cashers in temple order, then the others in reverse temple order)."""
+        temple, cashed = self.temple, self.cashed
+        for s in temple:
+            if s in cashed:
+                if not k:
+                    return s
+                k -= 1
+        for s in reversed(temple):
+            if s not in cashed:
+                if not k:
+                    return s
+                k -= 1
+        raise IndexError(k)
+
     def _new_temple(self) -> list[int]:
         """Temple order after step 1: non-cashers keep their order, cashers follow in
         reverse of their original order (§11)."""
@@ -542,10 +558,15 @@ class RBState(State):
 
     def pool(self, place: int, own: list[Transporter]) -> list[int]:
         """Goods counts usable at ``place``: loose there plus the cargo of ``own``."""
-        counts = self._loose_count(place)
+        counts = [0] * D.NUM_GOODS  # _loose_count(place), inline
+        mask = D.GOOD_MASK
+        pile = self.piles.get(place)
+        if pile:
+            for g in pile:
+                counts[g & mask] += 1
         for t in own:
             for g in t.cargo:
-                counts[g & D.GOOD_MASK] += 1
+                counts[g & mask] += 1
         return counts
 
     def _take(self, place: int, own: list[Transporter], good: int, n: int) -> None:
@@ -942,22 +963,23 @@ class RBState(State):
     # ------------------------------------------------------------------ movement
 
     def _movement_actions(self, seat: int) -> list[Any]:
+        trans = self.trans
         if self.active < 0:
+            # releases of carried transporters, then own free unmoved ones: one pass
             out: list[Any] = []
-            for u in self.trans.values():
-                if u.carrier < 0:
+            moves: list[Any] = []
+            for u in trans.values():
+                cid = u.carrier
+                if cid < 0:
+                    if u.owner == seat and not u.moved:
+                        moves.append(A.MoveTransporter(u.id))
                     continue
-                c = self.trans[u.carrier]
+                c = trans[cid]
                 if c.owner == seat and not c.moved:
                     out.extend(A.Release(u.id, p) for p in self.release_places(u))
-            out.extend(
-                A.MoveTransporter(t.id)
-                for t in self.trans.values()
-                if t.owner == seat and not t.moved and t.carrier < 0
-            )
+            out.extend(moves)
             out.append(A.DONE)
             return out
-        trans = self.trans
         t = trans[self.active]
         out = [A.Step(p) for p in self._steps(t)]
         bit = 1 << (seat + D.GOOD_BITS)
