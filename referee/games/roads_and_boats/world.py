@@ -26,6 +26,7 @@ bridges (which merge areas) are state, not world.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import json
 import random
@@ -438,12 +439,14 @@ def generate_map(players: int, seed: int) -> tuple[str, str]:
     rng = random.Random(f"roads-and-boats-map-{players}-{seed}")
     target = D.GEN_LAND_PER_PLAYER * max(players, 1)
     land: dict[tuple[int, int], str] = {(0, 0): ""}
+    grown = [(0, 0)]  # sorted(land), kept sorted as cells are added
     while len(land) < target:
-        q, r = rng.choice(sorted(land))
+        q, r = rng.choice(grown)
         dq, dr = D.DELTAS[rng.randrange(6)]
         cell = (q + dq, r + dr)
         if cell not in land:
             land[cell] = ""
+            bisect.insort(grown, cell)
     names = [t for t, w in D.GEN_TERRAIN_WEIGHTS for _ in range(w)]
     cells = sorted(land)
     for cell in cells:
