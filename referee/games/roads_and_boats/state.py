@@ -984,12 +984,15 @@ class RBState(State):
         out = [A.Step(p) for p in self._steps(t)]
         bit = 1 << (seat + D.GOOD_BITS)
         places = self.reach(t)
-        # one pass over the transporters for _carried_by(t), _carriers(), _beside(t)
-        # and _carriable(t) (the last two filtered by ``carriers`` once it is complete)
+        # One pass over the transporters finds what t carries, every carrier, the free
+        # transporters beside t (sharing a place, or reaching one it reaches: those it
+        # may hand goods to or take goods from, rulebook p11) and the unmoved empty
+        # ones it may pick up (rulebook p12; another player's only with consent); the
+        # last two are filtered by ``carriers`` once that is complete.
         tid = t.id
         tplace = t.place
         kinds = self.world.place_kind
-        mine = set(places)  # _touches(t)
+        mine = set(places)  # the places t stands on or reaches
         mine.add(tplace)
         empty = not t.cargo
         t_land = t.kind < D.RAFT
@@ -1074,27 +1077,6 @@ class RBState(State):
             out.append(A.STOP)  # followers on a river must first be settled on a bank
         return out
 
-    def _touches(self, t: Transporter) -> set[int]:
-        """Places ``t`` stands on or reaches."""
-        out = set(self.reach(t))
-        out.add(t.place)
-        return out
-
-    def _beside(self, t: Transporter) -> list[Transporter]:
-        """Free transporters (not carried) that share a place with ``t`` or reach one it
-        reaches: those it may hand goods to or take goods from (rulebook p11)."""
-        mine = self._touches(t)
-        kinds = self.world.place_kind
-        out = []
-        for u in self.trans.values():
-            if u is t or u.carrier >= 0:
-                continue
-            p = u.place
-            # a land transporter reaches just its own place
-            if p in mine or (kinds[p] != LAND and not mine.isdisjoint(self.reach(u))):
-                out.append(u)
-        return out
-
     def _carried_by(self, t: Transporter) -> Transporter | None:
         """The transporter ``t`` carries, if any."""
         tid = t.id
@@ -1102,25 +1084,6 @@ class RBState(State):
             if u.carrier == tid:
                 return u
         return None
-
-    def _carriable(self, t: Transporter, carriers: set[int] | None = None) -> list[Transporter]:
-        """Unmoved, empty transporters ``t`` may pick up (rulebook p12); another
-        player's only with its owner's consent.  ``carriers`` is :meth:`_carriers`
-        when the caller has it."""
-        if carriers is None:
-            carriers = self._carriers()
-        out = []
-        reach = self.reach(t)
-        for u in self.trans.values():
-            if u is t or u.moved or u.carrier >= 0 or u.cargo:
-                continue
-            if u.id in carriers:
-                continue
-            water = u.kind >= D.RAFT
-            same = u.place == t.place or (not water and u.place in reach)
-            if same or (water and t.kind < D.RAFT and t.place in self.reach(u)):
-                out.append(u)
-        return out
 
     def release_places(self, u: Transporter) -> list[int]:
         """Where carried ``u`` may be set down at the start of a movement phase: a land
