@@ -520,7 +520,7 @@ class BotProcess:
         self.overrun = False
         """Found running more than ``limits.max_processes`` processes (never reused)."""
         self._lease = lease  # the uid it runs as, held until closed
-        self._group = group  # its memory cgroup, removed when closed
+        self._group = group  # its memory cgroup, given back when closed
 
     @classmethod
     async def spawn(
@@ -548,14 +548,14 @@ class BotProcess:
             if lease is not None:
                 lease.release()
             if group is not None:
-                group.remove()
+                group.release()
             reaper.retire(token)
             shutil.rmtree(workdir, ignore_errors=True)
             return BotFault("crash", f"cannot start {spec.command!r}: {why}")
 
         try:
             if limits.max_memory_mb:
-                group = memory_group(f"bot-{token}", limits.max_memory_mb)
+                group = memory_group(limits.max_memory_mb)
             if sandbox.mode == "bwrap" and os.geteuid() == 0:
                 lease = lease_uid()  # a uid of its own (root drops to it in the sandbox)
         except OSError as exc:
@@ -883,7 +883,7 @@ class BotProcess:
         if self._lease is not None:  # every process of the sandbox is gone
             self._lease.release()
         if self._group is not None:
-            self._group.remove()
+            self._group.release()
         return code
 
     def _signal_group(self, sig: int) -> None:

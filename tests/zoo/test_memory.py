@@ -95,3 +95,27 @@ def test_a_bot_over_its_cap_crashes_and_the_verdict_says_why(tmp_path: Path) -> 
     )
     assert outcome.verdicts == ["ok", "crash", "ok"], [s.detail for s in outcome.seats]
     assert "max_memory_mb (64 MiB)" in outcome.seats[1].detail
+
+
+def test_a_reused_group_reports_only_its_own_bots_kills(tmp_path: Path) -> None:
+    """Groups are reused by later bots with the same cap: a bot that crashes in a group
+    where an earlier bot had processes killed is not said to have gone over the cap."""
+    limits = BotLimits(max_memory_mb=64)
+    policy = SandboxPolicy("none")
+    assert int(ready_name(SPREADER, policy, limits)[0]) >= 1  # kills in its group
+    crasher = BotSpec(
+        "crash", [sys.executable, str(ROOT / "tests" / "zoo" / "zoo_bot.py"), "crash"]
+    )
+    outcome = asyncio.run(
+        run_match(
+            GAME,
+            [crasher, BotSpec("a", RANDOM_BOT)],  # seat 0 takes the group first
+            seed=1,
+            clock=Clock(startup_ms=15_000, move_ms=5000),
+            limits=limits,
+            sandbox=policy,
+            fsync=False,
+        )
+    )
+    assert outcome.verdicts == ["crash", "ok"], [s.detail for s in outcome.seats]
+    assert "max_memory_mb" not in outcome.seats[0].detail
