@@ -8,7 +8,7 @@ the largest single process, which may be an innocent bot of any match: a forged
 ``max_memory_mb``; a bot that goes over it has one of its own processes killed by the
 kernel, and nothing else on the host is touched.
 
-The groups live under the referee's own cgroup (``referee-<pid>/bot-<n>``), so
+The groups live under the referee's own cgroup (``referee-<pid>-<random>/bot-<n>``), so
 every limit set on the referee still covers its bots; an empty group is reused by the
 next bot with the same cap.  A bot's first process joins
 its group before it execs anything (a ``/bin/sh`` prefix writes to
@@ -29,6 +29,7 @@ import functools
 import itertools
 import os
 import re
+import secrets
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,7 +111,12 @@ def memory_group(limit_mb: int) -> MemoryGroup | None:
 
 def _make(parent: _Parent, limit_mb: int) -> MemoryGroup:
     path = parent.path / f"bot-{next(_made)}"
-    path.mkdir(mode=0o755)
+    while True:
+        try:
+            path.mkdir(mode=0o755)
+            break
+        except FileExistsError:  # left by a forked copy of this process
+            path = parent.path / f"bot-{next(_made)}"
     try:
         limit = str(limit_mb * 1024 * 1024)
         if parent.v2:
@@ -151,14 +157,26 @@ def _parent() -> _Parent | str:
             wanted = (path / "cgroup.subtree_control").read_text().split()
             if "memory" not in wanted:
                 (path / "cgroup.subtree_control").write_text("+memory")
-        mine = path / f"referee-{os.getpid()}"
-        mine.mkdir(mode=0o755, exist_ok=True)
+        _remove_stale(path)
+        mine = path / f"referee-{os.getpid()}-{secrets.token_hex(4)}"
+        mine.mkdir(mode=0o755)
         if v2:
             (mine / "cgroup.subtree_control").write_text("+memory")
     except OSError as exc:
         return f"cannot make a memory cgroup under {path}: {exc.strerror or exc}"
-    atexit.register(_remove_all, mine)
+    atexit.register(_remove_all, mine, os.getpid())
     return _Parent(mine, v2)
+
+
+def _forget_after_fork() -> None:
+    """A forked child makes groups of its own: it must never hand out its parent's."""
+    global _lock
+    _parent.cache_clear()
+    _free.clear()
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 def _own_memory_cgroup() -> tuple[Path, bool] | str:
@@ -205,9 +223,22 @@ def _under(point: str, root: str, where: str) -> Path:
     return Path(point) / ("" if relative == "." else relative.lstrip("/"))
 
 
-def _remove_all(mine: Path) -> None:
+def _remove_all(mine: Path, owner: int) -> None:
+    """Remove the empty groups in ``mine`` and then ``mine``, if this process is its
+    ``owner`` (a forked child that exits must leave its parent's groups alone)."""
+    if os.getpid() != owner:
+        return
     for group in mine.glob("bot-*"):
         with contextlib.suppress(OSError):
             group.rmdir()
     with contextlib.suppress(OSError):
         mine.rmdir()
+
+
+def _remove_stale(under: Path) -> None:
+    """Remove what referees that ended without cleaning up (killed, or forked workers
+    that skip exit handlers) left under ``under``: the folders of dead processes."""
+    for folder in under.glob("referee-*"):
+        pid = folder.name.split("-")[1]
+        if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+            _remove_all(folder, os.getpid())

@@ -8,6 +8,7 @@ kernel's out-of-memory killer take another bot.  These tests need memory cgroups
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 from typing import Literal
@@ -15,7 +16,7 @@ from typing import Literal
 import pytest
 
 from referee.bot import BotLimits, BotSpec
-from referee.cgroups import memory_problem
+from referee.cgroups import memory_group, memory_problem
 from referee.match import Clock, run_match
 from referee.sandbox import SandboxPolicy, bwrap_problem
 from tests.core.toygame import GAME
@@ -119,3 +120,24 @@ def test_a_reused_group_reports_only_its_own_bots_kills(tmp_path: Path) -> None:
     )
     assert outcome.verdicts == ["crash", "ok"], [s.detail for s in outcome.seats]
     assert "max_memory_mb" not in outcome.seats[0].detail
+
+
+def test_a_forked_child_makes_groups_of_its_own() -> None:
+    """A forked worker (a tournament's process pool) never hands out its parent's
+    groups: its groups live in a folder of its own."""
+    mine = memory_group(64)
+    assert mine is not None
+    mine.release()  # a free group the child must not take
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        group = memory_group(64)
+        os.write(write, str(group.path if group else "").encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    with os.fdopen(read) as pipe:
+        theirs = Path(pipe.read())
+    assert theirs.parent != mine.path.parent
+    theirs.rmdir()
+    theirs.parent.rmdir()
