@@ -43,9 +43,22 @@ def send(obj: object) -> None:
 
 
 def others() -> list[int]:
-    """Every other visible process."""
+    """Every other visible process but those of this bot's own sandbox (its first
+    process, which carries this bot's own environment, marker included: readable
+    where the sandbox runs as the referee's user, and no secret)."""
     me = os.getpid()
-    return [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != me]
+    own = f"REFEREE_BOT={os.environ.get('REFEREE_BOT', '')}\0".encode()
+    out = []
+    for p in os.listdir("/proc"):
+        if not p.isdigit() or int(p) == me:
+            continue
+        try:
+            if own in Path(f"/proc/{p}/environ").read_bytes():
+                continue
+        except OSError:
+            pass
+        out.append(int(p))
+    return out
 
 
 def victims() -> list[int]:
@@ -130,6 +143,14 @@ def attack_one(mode: str) -> None:
         for pid in {os.getppid(), 1}:
             try:
                 os.kill(pid, signal.SIGKILL)
+            except OSError:
+                continue
+            # A namespace's first process ignores SIGKILL sent from inside it: only a
+            # process that is gone was killed.
+            time.sleep(0.2)
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
                 found(f"killed {pid}")
             except OSError:
                 pass
