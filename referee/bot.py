@@ -886,6 +886,11 @@ class BotProcess:
             self._group.release()
         return code
 
+    def peak_memory_mb(self) -> float | None:
+        """Most memory all the bot's processes used together so far, in MiB (its
+        memory cgroup's peak), or ``None`` where it runs without one."""
+        return self._group.peak_mb() if self._group is not None else None
+
     def _signal_group(self, sig: int) -> None:
         # The group outlives its leader if children remain, so signal it regardless.
         with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -55,6 +55,18 @@ class MemoryGroup:
         self.v2 = v2
         self.limit_mb = limit_mb
         self._kills_before = 0
+        self._peak_counts = True  # the peak is the current bot's alone
+
+    def peak_mb(self) -> float | None:
+        """Most memory the current bot's processes used together, in MiB, or ``None``
+        where the kernel cannot say (cgroup v2 keeps a reused group's old peak)."""
+        if not self._peak_counts:
+            return None
+        name = "memory.peak" if self.v2 else "memory.max_usage_in_bytes"
+        try:
+            return int((self.path / name).read_text()) / (1024 * 1024)
+        except (OSError, ValueError):
+            return None
 
     def prefix(self) -> list[str]:
         """The argv prefix that runs the rest of a command line inside this group."""
@@ -105,6 +117,11 @@ def memory_group(limit_mb: int) -> MemoryGroup | None:
         group = spare.pop() if spare else None
     if group is None:
         group = _make(parent, limit_mb)
+    else:  # the last bot's peak is forgotten (cgroup v1; v2 cannot reset it)
+        try:
+            (group.path / "memory.max_usage_in_bytes").write_text("0")
+        except OSError:
+            group._peak_counts = False
     group._kills_before = group._kill_count()
     return group
 

@@ -57,6 +57,9 @@ class CheckReport:
     """The names the bot gave in its ``ready`` messages."""
     reused: int = 0
     """Matches the bot played in a process reused from an earlier match."""
+    peak_mb: float | None = None
+    """Most memory the bot's processes used together in any match, in MiB (``None``
+    where bots run without a memory cgroup)."""
 
     @property
     def clean(self) -> bool:
@@ -189,6 +192,8 @@ def check_bot(
             mine = outcome.seats[seat]
             report.moves += mine.moves
             report.max_ms = max(report.max_ms, mine.max_ms)
+            if mine.peak_mb is not None:
+                report.peak_mb = max(report.peak_mb or 0.0, mine.peak_mb)
             if mine.bot_name:
                 report.ready_names.add(mine.bot_name)
             where = f"match {outcome.match} (seat {seat})"

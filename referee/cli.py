@@ -712,6 +712,12 @@ def check_bot_command(
     click.echo(
         f"{verdict}: {report.matches} matches, {report.moves} moves, "
         f"slowest move {report.max_ms:.0f} ms of {move_ms} ms"
+        + (
+            f"; peak memory {report.peak_mb:.0f} MiB "
+            "(its processes together, as max_memory_mb counts)"
+            if report.peak_mb is not None
+            else ""
+        )
         + "".join(f"; calls itself {n!r}" for n in sorted(report.ready_names))
         + (f"; stderr logs in {logs}" if logs is not None else "")
         + f"; {sandbox_note(mode)}"

@@ -98,6 +98,9 @@ class SeatOutcome:
     reuse_failed: str = ""
     """Why a reused process failed to answer ``start`` (it was then replaced by a fresh
     one; not a verdict)."""
+    peak_mb: float | None = None
+    """Most memory all of the seat's bot processes used together, in MiB, over the
+    process's life so far (``None`` without a memory cgroup, :mod:`referee.cgroups`)."""
 
 
 @dataclass
@@ -582,6 +585,7 @@ async def _close_all(seats: list[_Seat], pool: BotPool | None, keys: Sequence[Po
     async def one(seat: _Seat, key: PoolKey) -> None:
         if seat.bot is not None:
             stats = seat.bot.stats  # this match's: a reused bot gets a new object
+            seat.outcome.peak_mb = seat.bot.peak_memory_mb()
             if pool is not None and seat.outcome.verdict == "ok":
                 await pool.give_back(key, seat.bot)  # closes it if it is not reusable
             else:

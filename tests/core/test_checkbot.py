@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from referee.cgroups import memory_problem
 from referee.cli import main
 from referee.games import all_games
 from tests.core.toygame import GAME as TOY
@@ -26,6 +28,20 @@ def test_random_bot_is_clean() -> None:
     assert code == 0, out
     assert out.splitlines()[-1].startswith("clean: 3 matches"), out
     assert "problem:" not in out
+
+
+def test_the_bots_peak_memory_is_shown_where_it_is_measured() -> None:
+    """With a memory cgroup per bot (the referee as root) the summary gives the peak of
+    the bot's processes together; without one it says nothing about memory."""
+    code, out = check(f"{sys.executable} {ROOT / 'bots' / 'random_bot.py'}")
+    assert code == 0, out
+    summary = out.splitlines()[-1]
+    if memory_problem() is None:
+        peak = re.search(r"; peak memory (\d+) MiB \(its processes together", summary)
+        assert peak is not None, summary
+        assert 0 < int(peak.group(1)) < 200
+    else:
+        assert "peak memory" not in summary
 
 
 def test_illegal_bot_is_reported_in_plain_words() -> None:

@@ -141,3 +141,44 @@ def test_a_forked_child_makes_groups_of_its_own() -> None:
     assert theirs.parent != mine.path.parent
     theirs.rmdir()
     theirs.parent.rmdir()
+
+
+HOARDER = """
+import json, sys
+hoard = b"x" * (48 << 20)
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        print(json.dumps({"type": "ready", "name": "hoarder"}), flush=True)
+    elif message["type"] == "act":
+        print(json.dumps({"type": "action", "id": message["id"], "index": 0}), flush=True)
+"""
+
+
+def test_each_seat_reports_the_peak_of_its_own_processes(tmp_path: Path) -> None:
+    """Bots holding 48 MiB report a peak of at least that; small bots that get their
+    groups next report their own peaks only (a reused group's old peak is reset)."""
+    script = tmp_path / "hoarder.py"
+    script.write_text(HOARDER)
+    tmp_path.chmod(0o755)
+
+    def peaks(bots: list[BotSpec]) -> list[float]:
+        outcome = asyncio.run(
+            run_match(
+                GAME,
+                bots,
+                seed=1,
+                clock=Clock(startup_ms=15_000, move_ms=5000),
+                limits=BotLimits(max_memory_mb=1024),
+                sandbox=SandboxPolicy("none"),
+                fsync=False,
+            )
+        )
+        assert outcome.verdicts == ["ok", "ok"], [s.detail for s in outcome.seats]
+        assert all(s.peak_mb is not None for s in outcome.seats)
+        return [s.peak_mb or 0.0 for s in outcome.seats]
+
+    hoarders = [BotSpec(f"h{k}", [sys.executable, str(script)]) for k in range(2)]
+    assert all(48 <= peak < 1024 for peak in peaks(hoarders))
+    small = [BotSpec(f"r{k}", RANDOM_BOT) for k in range(2)]
+    assert all(peak < 40 for peak in peaks(small))  # in the hoarders' groups
