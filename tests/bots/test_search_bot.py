@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from arena import play  # noqa: E402
 from positions import find_decisive, roads_and_boats_last_brick  # noqa: E402
 from search_bot import ManilaAdapter, SearchBot, rewards  # noqa: E402
 
+from referee.botkit import Clock  # noqa: E402
 from referee.engine import TERMINAL  # noqa: E402
 from referee.games import get_game  # noqa: E402
 from referee.games.manila import actions as MA  # noqa: E402
@@ -140,6 +142,24 @@ def test_manila_auction_compares_bid_limits_on_paired_playouts() -> None:
     assert firsts[0] == MA.Pass()
     assert len({len(m) for m in margins}) == 1 and len(margins[0]) >= 2
     assert action == firsts[best]
+
+
+def test_manila_at_the_clock_stops_at_the_playout_cap() -> None:
+    """However long the clock, a Manila decision runs at most the capped number of
+    paired playouts, in whole samples (one playout of every candidate each)."""
+    state, who = manila_position("auction")
+    bot = seated("manila", who, 4, iterations=60)
+    bot.iterations = None  # the clock decides
+    bot.clock = Clock(move_ms=4000, bank_ms=0)  # 1.34 s: several times the cap
+    bot.received = time.perf_counter()
+    view, legal = state.view(who), list(state.legal_actions())
+    bot.choose(view, legal, [])
+    adapter = bot.adapter
+    assert isinstance(adapter, ManilaAdapter)
+    _firsts, margins, _best = adapter.last_flat
+    playouts = sum(len(m) for m in margins)
+    cap = ManilaAdapter.clock_playout_cap
+    assert cap is not None and cap - len(margins) < playouts <= cap
 
 
 def test_manila_flat_pick_needs_a_clear_paired_gain() -> None:
