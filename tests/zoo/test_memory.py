@@ -11,13 +11,12 @@ import asyncio
 import os
 import sys
 from pathlib import Path
-from typing import Literal
 
 import pytest
 
 from referee.bot import BotLimits, BotSpec
 from referee.cgroups import memory_group, memory_problem
-from referee.match import Clock, run_match
+from referee.match import Clock, MatchOutcome, run_match
 from referee.sandbox import SandboxPolicy, bwrap_problem
 from tests.core.toygame import GAME
 from tests.zoo.procs import ready_name, require
@@ -30,6 +29,21 @@ RANDOM_BOT = [sys.executable, str(ROOT / "bots" / "random_bot.py")]
 def cgroups() -> None:
     """Skips where memory cgroups cannot be made (fails in CI)."""
     require(memory_problem(), "memory")
+
+
+def play(bots: list[BotSpec], max_memory_mb: int, mode: str = "none") -> MatchOutcome:
+    """One toy-game match of ``bots`` under a memory cap of ``max_memory_mb`` MiB."""
+    return asyncio.run(
+        run_match(
+            GAME,
+            bots,
+            seed=1,
+            clock=Clock(startup_ms=15_000, move_ms=5000),
+            limits=BotLimits(max_memory_mb=max_memory_mb),
+            sandbox=SandboxPolicy(mode),  # type: ignore[arg-type]
+            fsync=False,
+        )
+    )
 
 
 SPREADER = """
@@ -78,22 +92,9 @@ def test_a_bot_over_its_cap_crashes_and_the_verdict_says_why(tmp_path: Path) -> 
     script = tmp_path / "grower.py"
     script.write_text(GROWER)
     tmp_path.chmod(0o755)  # as root, bots run as their own uid: their folder must be readable
-    mode: Literal["bwrap", "none"] = "bwrap" if bwrap_problem() is None else "none"
-    outcome = asyncio.run(
-        run_match(
-            GAME,
-            [
-                BotSpec("a", RANDOM_BOT),
-                BotSpec("grower", [sys.executable, str(script)]),
-                BotSpec("b", RANDOM_BOT),
-            ],
-            seed=1,
-            clock=Clock(startup_ms=15_000, move_ms=5000),
-            limits=BotLimits(max_memory_mb=64),
-            sandbox=SandboxPolicy(mode),
-            fsync=False,
-        )
-    )
+    grower = BotSpec("grower", [sys.executable, str(script)])
+    mode = "bwrap" if bwrap_problem() is None else "none"
+    outcome = play([BotSpec("a", RANDOM_BOT), grower, BotSpec("b", RANDOM_BOT)], 64, mode)
     assert outcome.verdicts == ["ok", "crash", "ok"], [s.detail for s in outcome.seats]
     assert "max_memory_mb (64 MiB)" in outcome.seats[1].detail
 
@@ -107,17 +108,7 @@ def test_a_reused_group_reports_only_its_own_bots_kills(tmp_path: Path) -> None:
     crasher = BotSpec(
         "crash", [sys.executable, str(ROOT / "tests" / "zoo" / "zoo_bot.py"), "crash"]
     )
-    outcome = asyncio.run(
-        run_match(
-            GAME,
-            [crasher, BotSpec("a", RANDOM_BOT)],  # seat 0 takes the group first
-            seed=1,
-            clock=Clock(startup_ms=15_000, move_ms=5000),
-            limits=limits,
-            sandbox=policy,
-            fsync=False,
-        )
-    )
+    outcome = play([crasher, BotSpec("a", RANDOM_BOT)], 64)  # seat 0 takes the group first
     assert outcome.verdicts == ["crash", "ok"], [s.detail for s in outcome.seats]
     assert "max_memory_mb" not in outcome.seats[0].detail
 
@@ -163,17 +154,7 @@ def test_each_seat_reports_the_peak_of_its_own_processes(tmp_path: Path) -> None
     tmp_path.chmod(0o755)
 
     def peaks(bots: list[BotSpec]) -> list[float]:
-        outcome = asyncio.run(
-            run_match(
-                GAME,
-                bots,
-                seed=1,
-                clock=Clock(startup_ms=15_000, move_ms=5000),
-                limits=BotLimits(max_memory_mb=1024),
-                sandbox=SandboxPolicy("none"),
-                fsync=False,
-            )
-        )
+        outcome = play(bots, 1024)
         assert outcome.verdicts == ["ok", "ok"], [s.detail for s in outcome.seats]
         assert all(s.peak_mb is not None for s in outcome.seats)
         return [s.peak_mb or 0.0 for s in outcome.seats]
