@@ -243,9 +243,9 @@ class ManilaAdapter(Adapter):
     """The clock never buys more than the 153 paired playouts the figures were measured
     with: with more samples the paired comparison leaves the guide on smaller
     margins, and at the gauntlet's clock (``move_ms`` 1000 and a 10 s bank: a 540 ms
-    budget, 40 to 100 samples a decision) the bot was first in 3.5 of 30 games
-    (mean rank 2.9) against 7 of 24 (2.58) at ``--iterations 210`` under the same
-    referee (docs/bots/search.md)."""
+    budget, 40 to 100 samples a decision) the bot was first in 8.5 of 48 games
+    (mean rank 2.75) against 7 of 24 (2.58) at ``--iterations 210`` under the same
+    referee, and with the cap in 71 of 200 (2.29; docs/bots/search.md)."""
     PILOT_HOPE = (1.0, 2.5)
     """Pesos a small and a large pilot are expected to gain when the evaluation is
     made before they move (the guide's own allowance)."""

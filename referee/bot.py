@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -717,12 +717,11 @@ class BotProcess:
         code = self.process.returncode
         if code is not None and self._eof.verdict == "crash":
             detail += f" (exit code {code})"
-        kills = self._group.oom_kills() if self._group is not None else 0
-        if kills and self._eof.verdict == "crash":
-            assert self._group is not None
+        group = self._group
+        if group is not None and self._eof.verdict == "crash" and (kills := group.oom_kills()):
             detail += (
                 f"; the kernel killed {kills} of its processes: together they used more "
-                f"than max_memory_mb ({self._group.limit_mb} MiB)"
+                f"than max_memory_mb ({group.limit_mb} MiB)"
             )
         return BotFault(self._eof.verdict, detail)
 
@@ -902,13 +901,16 @@ class BotProcess:
         """The pids of this bot's process and every live descendant (sandbox helpers
         included), read from ``/proc/<pid>/task/<tid>/children``; ``[pid]`` alone
         where the kernel does not offer those files."""
-        found: list[int] = []
+        return list(self._pids())
+
+    def _pids(self) -> Iterator[int]:
+        """The pids of :meth:`tree`, one at a time: a process's children are read
+        only when the next pid is asked for."""
         todo = [self.pid]
         while todo:
             pid = todo.pop()
-            found.append(pid)
+            yield pid
             todo.extend(_children(pid))
-        return found
 
     async def _walk(self, known: set[int], limit: int = sys.maxsize) -> list[int]:
         """The pids of this bot's tree (as :meth:`tree`) not in ``known``, read
@@ -917,18 +919,13 @@ class BotProcess:
         Raises :class:`BotFault` (``crash``) as soon as the tree is found to hold more
         than ``limit`` processes."""
         fresh: list[int] = []
-        seen = 0
-        todo = [self.pid]
-        while todo:
-            pid = todo.pop()
-            seen += 1
+        for seen, pid in enumerate(self._pids(), 1):
             if seen > limit:
                 raise BotFault("crash", f"ran more than {limit} processes at once")
             if pid not in known:
                 fresh.append(pid)
             if seen % WALK_CHUNK == 0:
                 await asyncio.sleep(0)
-            todo.extend(_children(pid))
         return fresh
 
     async def freeze(self) -> None:

@@ -68,6 +68,19 @@ class MemoryGroup:
         except (OSError, ValueError):
             return None
 
+    def _hand_out(self) -> None:
+        """Count kills and the peak from now on, for the bot the group goes to: the
+        kill counter's value is kept, the peak reset (cgroup v1; v2 cannot reset it,
+        so a reused v2 group reports no peak)."""
+        self._kills_before = self._kill_count()
+        if self.v2:
+            self._peak_counts = False
+        else:
+            try:
+                (self.path / "memory.max_usage_in_bytes").write_text("0")
+            except OSError:
+                self._peak_counts = False
+
     def prefix(self) -> list[str]:
         """The argv prefix that runs the rest of a command line inside this group."""
         return ["/bin/sh", "-c", JOIN, str(self.path / "cgroup.procs")]
@@ -116,13 +129,9 @@ def memory_group(limit_mb: int) -> MemoryGroup | None:
         spare = _free.get(limit_mb)
         group = spare.pop() if spare else None
     if group is None:
-        group = _make(parent, limit_mb)
-    else:  # the last bot's peak is forgotten (cgroup v1; v2 cannot reset it)
-        try:
-            (group.path / "memory.max_usage_in_bytes").write_text("0")
-        except OSError:
-            group._peak_counts = False
-    group._kills_before = group._kill_count()
+        group = _make(parent, limit_mb)  # a new group: its counters start at 0
+    else:
+        group._hand_out()
     return group
 
 

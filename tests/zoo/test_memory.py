@@ -11,6 +11,7 @@ import asyncio
 import os
 import sys
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -31,7 +32,9 @@ def cgroups() -> None:
     require(memory_problem(), "memory")
 
 
-def play(bots: list[BotSpec], max_memory_mb: int, mode: str = "none") -> MatchOutcome:
+def play(
+    bots: list[BotSpec], max_memory_mb: int, mode: Literal["bwrap", "none"] = "none"
+) -> MatchOutcome:
     """One toy-game match of ``bots`` under a memory cap of ``max_memory_mb`` MiB."""
     return asyncio.run(
         run_match(
@@ -40,7 +43,7 @@ def play(bots: list[BotSpec], max_memory_mb: int, mode: str = "none") -> MatchOu
             seed=1,
             clock=Clock(startup_ms=15_000, move_ms=5000),
             limits=BotLimits(max_memory_mb=max_memory_mb),
-            sandbox=SandboxPolicy(mode),  # type: ignore[arg-type]
+            sandbox=SandboxPolicy(mode),
             fsync=False,
         )
     )
@@ -93,7 +96,7 @@ def test_a_bot_over_its_cap_crashes_and_the_verdict_says_why(tmp_path: Path) -> 
     script.write_text(GROWER)
     tmp_path.chmod(0o755)  # as root, bots run as their own uid: their folder must be readable
     grower = BotSpec("grower", [sys.executable, str(script)])
-    mode = "bwrap" if bwrap_problem() is None else "none"
+    mode: Literal["bwrap", "none"] = "bwrap" if bwrap_problem() is None else "none"
     outcome = play([BotSpec("a", RANDOM_BOT), grower, BotSpec("b", RANDOM_BOT)], 64, mode)
     assert outcome.verdicts == ["ok", "crash", "ok"], [s.detail for s in outcome.seats]
     assert "max_memory_mb (64 MiB)" in outcome.seats[1].detail
