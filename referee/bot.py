@@ -22,9 +22,7 @@ Errors are typed: :class:`BotFault` carries the protocol verdict
 from __future__ import annotations
 
 import asyncio
-import atexit
 import contextlib
-import functools
 import os
 import resource
 import shlex
@@ -64,6 +62,7 @@ from referee.sandbox import (
     prepare_workdir,
 )
 from referee.uids import UidLease, lease_uid
+from referee.workdirs import workdir_base
 
 PYTHON_ALIASES = frozenset({"python", "python3", f"python3.{sys.version_info.minor}"})
 
@@ -205,15 +204,6 @@ def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> lis
     elif shutil.which(program) is None:
         raise BotCommandError(f"bot program not found on PATH: {program}")
     return resolved
-
-
-@functools.cache
-def workdir_base() -> str:
-    """This process's private folder (0700, under the system temp dir) that holds the
-    working directory of every bot it starts; removed at exit."""
-    base = tempfile.mkdtemp(prefix="referee-bots-")
-    atexit.register(shutil.rmtree, base, True)
-    return base
 
 
 def scrubbed_environment(home: str, token: str) -> dict[str, str]:
