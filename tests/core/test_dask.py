@@ -12,6 +12,7 @@ from referee.replay import replay
 from referee.tournament import create_run, dask_executor, run_tournament
 
 distributed = pytest.importorskip("distributed")
+dask_config = pytest.importorskip("dask.config")
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,9 +31,14 @@ def test_local_cluster_runs_every_match(tmp_path: Path) -> None:
     )
     out = tmp_path / "run"
     create_run(config, ROOT, out)
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
+    # the cluster's scratch space in tmp_path, not a dask-scratch-space left in /tmp
+    scratch = dask_config.set({"temporary-directory": str(tmp_path / "dask")})
+    with (
+        scratch,
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+    ):
         executor = dask_executor(cluster.scheduler_address)
         rows = run_tournament(out, executor=executor, remote=True)
         executor.shutdown()
