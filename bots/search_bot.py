@@ -121,6 +121,10 @@ class Adapter:
             self.playout_module = importlib.import_module(self.playouts)
             self.rollouts_per_iteration = self.playout_module.ROLLOUTS_PER_ITERATION
 
+    def observe(self, view: Any, events: list[Any]) -> None:
+        """Called with every ``act``'s view and raw events, forced moves included,
+        before any decision; default: nothing."""
+
     def determinize(self, view: Any, rng: random.Random) -> State:
         """A full state consistent with ``view`` (hidden information from ``rng``)."""
         state: State = self.bot.game.determinize(view, rng)
@@ -289,9 +293,26 @@ class ManilaAdapter(Adapter):
         self.last_flat: Any = None
         self.finance = (MA.Mortgage, MA.Redeem)
         self.pass_ = MA.Pass()
+        self.belief: Any = None
+        if bot.use_belief and self.model:
+            from manila_belief import ShareBelief
+
+            model = load_guide(self.guide, 0)
+            self.belief = ShareBelief(bot.game, bot.options, bot.seat, bot.seats, model)
+
+    def observe(self, view: Any, events: list[Any]) -> None:
+        belief = self.belief
+        if belief is not None and belief.active:
+            belief.observe(view, events)
+            if not belief.active:  # say once why the deal is random from now on
+                reason = belief.failure or "the replayed events do not match the view"
+                print(f"search: share belief off, voyage {view.voyage}: {reason}", file=sys.stderr)
 
     def determinize(self, view: Any, rng: random.Random) -> State:
-        state: State = self.bot.game.determinize(view, rng, self.bot.options)  # type: ignore[call-arg]
+        holdings = self.belief.sample(rng) if self.belief is not None else None
+        state: State = self.bot.game.determinize(  # type: ignore[call-arg]
+            view, rng, self.bot.options, holdings=holdings
+        )
         return state
 
     def candidates(self, state: State, legal: list[Any]) -> list[Any]:
@@ -813,8 +834,10 @@ class SearchBot(Bot):
         max_ms: float | None = None,
         guide: bool = True,
         guide_margin: float | None = None,
+        belief: bool = True,
     ) -> None:
         self.iterations = iterations
+        self.use_belief = belief
         self.rng = random.Random(seed if seed is not None else (0 if iterations else None))
         self.fraction = fraction
         self.max_ms = max_ms
@@ -870,6 +893,7 @@ class SearchBot(Bot):
         return timed
 
     def choose(self, view: Any, legal: list[Any], events: list[Any]) -> int:
+        self.adapter.observe(view, events)
         if len(legal) == 1:
             return 0
         hint: Any = None
@@ -933,9 +957,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-ms", type=float, default=None)
     parser.add_argument("--no-guide", action="store_true", help="pure search, no heuristic")
     parser.add_argument("--guide-margin", type=float, default=None)
+    parser.add_argument(
+        "--no-belief",
+        action="store_true",
+        help="Manila: deal the other seats' shares at random, not from their play",
+    )
     args = parser.parse_args(argv)
     bot = SearchBot(
-        args.iterations, args.seed, args.fraction, args.max_ms, not args.no_guide, args.guide_margin
+        args.iterations,
+        args.seed,
+        args.fraction,
+        args.max_ms,
+        not args.no_guide,
+        args.guide_margin,
+        belief=not args.no_belief,
     )
     run(bot)
 

@@ -87,6 +87,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         parser.add_argument("--max-ms", type=float, default=None)
         parser.add_argument("--no-guide", action="store_true")
         parser.add_argument("--guide-margin", type=float, default=None)
+        parser.add_argument("--no-belief", action="store_true")
         a = parser.parse_args(flags)
         bot: Bot = module.SearchBot(
             a.iterations,
@@ -95,6 +96,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             a.max_ms,
             not a.no_guide,
             a.guide_margin,
+            belief=not a.no_belief,
         )
         return bot
     classes = [
@@ -142,16 +144,20 @@ def play(
     seed: int,
     options: dict[str, Any] | None = None,
     max_plies: int = 100_000,
+    keep: list[Any] | None = None,
 ) -> tuple[Any, list[float]]:
     """One game with ``specs[seat]`` in each seat (a bot in seat ``s`` seeded with
     ``seed * 16 + s``), each decision given the events since the seat's last one as
     the referee sends them (``observe_action``/``observe_chance``, as plain JSON
-    objects); returns the final state and the seconds each seat spent choosing.
+    objects); returns the final state and the seconds each seat spent choosing
+    (and appends the bots, seat order, to ``keep`` if given).
     Raises ``RuntimeError`` on an illegal index or when ``max_plies`` is exceeded."""
     game = get_game(game_name)
     seats = len(specs)
     opts = game.parse_options(options or {})
     bots = [make_bot(spec, seed * 16 + seat) for seat, spec in enumerate(specs)]
+    if keep is not None:
+        keep.extend(bots)
     for seat, bot in enumerate(bots):
         bot.game, bot.seat, bot.seats, bot.options = game, seat, seats, opts
         bot.start = {"type": "start", "game": game_name, "seat": seat, "seats": seats}

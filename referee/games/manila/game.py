@@ -36,14 +36,25 @@ class ManilaGame(Game[ManilaOptions]):
         return ManilaState(seats, opts)
 
     def determinize(
-        self, view: ManilaView, rng: random.Random, options: ManilaOptions | None = None
+        self,
+        view: ManilaView,
+        rng: random.Random,
+        options: ManilaOptions | None = None,
+        *,
+        holdings: list[list[int]] | None = None,
     ) -> ManilaState:
         """A full state matching ``view``; the other seats' hidden shares (and which
         of them are mortgaged) are dealt at random from the shares nobody sees.
 
-        Only the view's counts constrain the deal (earlier public purchases are not
-        replayed).  Another seat's finance window in progress is not known and is
-        reset.  Raises :class:`ValueError` if the view's counts are inconsistent.
+        ``holdings``, if given, fixes what every seat holds instead: one list per
+        seat of share counts per good (board order, mortgaged shares included; this
+        seat's row is ignored), for a caller that knows more than the view, such as a
+        bot that tracked the public purchases or weighed the deal by the other seats'
+        play.  Which of a seat's shares are mortgaged is still drawn at random.
+        Without it, only the view's counts constrain the deal (earlier public
+        purchases are not replayed).  Another seat's finance window in progress is
+        not known and is reset.  Raises :class:`ValueError` if the view's counts (or
+        ``holdings``) are inconsistent.
         """
         opts = options if options is not None else ManilaOptions(first_opener=view.opener)
         st = ManilaState(view.seats, opts)
@@ -59,17 +70,27 @@ class ManilaGame(Game[ManilaOptions]):
         st.price = [D.PRICE_TRACK.index(view.prices[g]) for g in D.GOODS]
         st.held[me] = [view.hand[g] for g in D.GOODS]
         st.mort[me] = [view.mortgaged[g] for g in D.GOODS]
-        pool = [
-            g
+        unseen = [
+            D.SHARES_PER_GOOD - st.supply[g] - st.held[me][g] - st.mort[me][g]
             for g in range(NGOODS)
-            for _ in range(D.SHARES_PER_GOOD - st.supply[g] - st.held[me][g] - st.mort[me][g])
         ]
-        rng.shuffle(pool)
         others = [s for s in range(view.seats) if s != me]
-        if len(pool) != sum(view.shares[s] for s in others):
-            raise ValueError("view share counts do not add up")
-        for s in others:
-            hand, pool = pool[: view.shares[s]], pool[view.shares[s] :]
+        if holdings is None:
+            pool = [g for g in range(NGOODS) for _ in range(unseen[g])]
+            rng.shuffle(pool)
+            if len(pool) != sum(view.shares[s] for s in others):
+                raise ValueError("view share counts do not add up")
+            hands = []
+            for s in others:
+                hands.append(pool[: view.shares[s]])
+                pool = pool[view.shares[s] :]
+        else:
+            if [sum(holdings[s][g] for s in others) for g in range(NGOODS)] != unseen or any(
+                sum(holdings[s]) != view.shares[s] or min(holdings[s]) < 0 for s in others
+            ):
+                raise ValueError("holdings do not match the view's counts")
+            hands = [[g for g in range(NGOODS) for _ in range(holdings[s][g])] for s in others]
+        for s, hand in zip(others, hands, strict=True):
             mortgaged = set(rng.sample(range(len(hand)), view.mortgaged_counts[s]))
             for k, g in enumerate(hand):
                 (st.mort if k in mortgaged else st.held)[s][g] += 1
