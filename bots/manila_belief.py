@@ -14,8 +14,10 @@ every decision of another seat it asks an *opponent model* (a bot, here the
 heuristic ``manila_bot``) what it would have played with each possible pair; a
 pair whose model play matches the observed action keeps its weight, any other is
 multiplied by :attr:`ShareBelief.epsilon`. Against the heuristic itself the true
-split never loses weight; against any other bot the belief only sharpens where
-the evidence is consistent, and every split keeps a positive weight.
+split never loses weight. A seat whose play the model does not explain (with its
+best pair, the model agreed with fewer than :attr:`ShareBelief.fit` of its
+decisions) is dealt at random again, so a bot unlike the model cannot steer the
+belief, and every split keeps a positive weight.
 
 Only what this seat may see is used: the events and views the referee sends.
 """
@@ -86,6 +88,9 @@ class ShareBelief:
     epsilon = 0.1
     """Factor on a pair's weight when the model would not have played the observed
     action with it."""
+    fit = 0.75
+    """The least share of a seat's decisions the model must explain with one pair
+    for the belief to use that seat's play."""
 
     def __init__(self, game: Any, options: Any, seat: int, seats: int, model: Bot | None) -> None:
         """``model``: a bot whose ``choose(view, legal, events)`` depends only on the
@@ -102,7 +107,11 @@ class ShareBelief:
         self.bought = [[0] * NGOODS for _ in range(seats)]
         self.splits: list[tuple[Pair, ...]] = []
         self.prior: list[float] = []
-        self.likelihood: dict[int, dict[Pair, float]] = {s: {} for s in self.others}
+        self.misses: dict[int, dict[Pair, int]] = {s: {} for s in self.others}
+        """Per other seat and dealt pair: its decisions the model would have made
+        otherwise with that pair."""
+        self.asked = dict.fromkeys(self.others, 0)
+        """Per other seat: its decisions with a choice the model was asked about."""
         self.updates = 0
         """Decisions of other seats the model has been asked about."""
         self.failure = ""
@@ -184,15 +193,16 @@ class ShareBelief:
     # -------------------------------------------------------------- inference
 
     def _weigh(self, shadow: ManilaState, seat: int, observed: Any) -> None:
-        """Multiply the weight of every pair ``seat`` may hold by whether the model,
-        holding it, would have played ``observed`` here."""
+        """Count a miss for every pair ``seat`` may hold with which the model would
+        not have played ``observed`` here."""
         assert self.model is not None
         if len(shadow.legal_actions()) < 2:
             return
         k = self.others.index(seat)
         pairs = {split[k] for split, w in zip(self.splits, self.prior, strict=True) if w > 0}
-        table = self.likelihood[seat]
+        table = self.misses[seat]
         self.updates += 1
+        self.asked[seat] += 1
         for pair in pairs:
             state = self.hypothesis(shadow, seat, pair)
             legal = state.legal_actions()
@@ -201,11 +211,7 @@ class ShareBelief:
             except (IndexError, ValueError, KeyError, AttributeError):
                 continue
             if played != observed:
-                table[pair] = table.get(pair, 1.0) * self.epsilon
-        top = max(table.get(pair, 1.0) for pair in pairs)
-        if top < 1e-6:  # keep the numbers away from underflow
-            for pair in table:
-                table[pair] /= top
+                table[pair] = table.get(pair, 0) + 1
 
     def hypothesis(self, shadow: ManilaState, seat: int, pair: Pair) -> ManilaState:
         """A copy of ``shadow`` where ``seat`` was dealt ``pair``: its holdings are
@@ -224,15 +230,27 @@ class ShareBelief:
         state._legal = None
         return state
 
+    def explained(self, seat: int) -> bool:
+        """Whether the model explains ``seat``'s play (with its best pair, at least
+        :attr:`fit` of the decisions it was asked about)."""
+        asked = self.asked[seat]
+        if not asked:
+            return False
+        k = self.others.index(seat)
+        table = self.misses[seat]
+        fewest = min(table.get(split[k], 0) for split in self.splits)
+        return fewest <= (1.0 - self.fit) * asked
+
     def weights(self) -> list[float]:
-        """The posterior weight of every split (same order as :attr:`splits`)."""
-        out = []
-        for split, prior in zip(self.splits, self.prior, strict=True):
-            w = prior
-            for k, seat in enumerate(self.others):
-                w *= self.likelihood[seat].get(split[k], 1.0)
-            out.append(w)
-        return out
+        """The posterior weight of every split (same order as :attr:`splits`): the
+        deal's own chance times ``epsilon`` per decision the model would have made
+        otherwise, over the seats whose play the model explains."""
+        used = [(k, self.misses[s]) for k, s in enumerate(self.others) if self.explained(s)]
+        misses = [sum(table.get(split[k], 0) for k, table in used) for split in self.splits]
+        least = min(misses, default=0)  # counted from the best split: no underflow
+        return [
+            prior * self.epsilon ** (m - least) for prior, m in zip(self.prior, misses, strict=True)
+        ]
 
     def sample(self, rng: random.Random) -> list[list[int]] | None:
         """Every seat's holdings (counts per good, mortgaged included; this seat's

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bots"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from arena import play  # noqa: E402
+from arena import RandomBot, play  # noqa: E402
 from manila_belief import ShareBelief, deal_weight, splits  # noqa: E402
 from manila_bot import ManilaBot  # noqa: E402
 
@@ -58,13 +58,16 @@ def test_splits_and_weights_match_every_shuffle_of_the_pool() -> None:
         assert deal_weight(split) / total_w == pytest.approx(seen[split] / total_n)
 
 
-def heuristic_game(seed: int, seats: int = 4, me: int = 0) -> tuple[ShareBelief, Any, list[Any]]:
-    """A heuristic self-play game whose events seat ``me`` feeds to a belief (as
-    JSON, the way the referee sends them); returns the belief, the dealt hands and
-    the posterior of the true split at the first decision of each voyage."""
+def heuristic_game(
+    seed: int, seats: int = 4, me: int = 0, randoms: tuple[int, ...] = ()
+) -> tuple[ShareBelief, Any, list[Any]]:
+    """A heuristic self-play game (uniformly random players in the seats
+    ``randoms``) whose events seat ``me`` feeds to a belief (as JSON, the way the
+    referee sends them); returns the belief, the dealt hands and the posterior of
+    the true split at the first decision of each voyage."""
     rng = random.Random(seed)
     state = GAME.new_game(seats)
-    bots = [ManilaBot() for _ in range(seats)]
+    bots: list[Any] = [RandomBot(seed) if s in randoms else ManilaBot() for s in range(seats)]
     belief = ShareBelief(GAME, state.opts, me, seats, ManilaBot())
     pending: list[Any] = []
     deal: Any = None
@@ -113,6 +116,26 @@ def test_the_true_deal_wins_against_the_heuristic(seed: int) -> None:
         assert sum(sample[seat]) == 2 + sum(bought)
         assert all(sample[seat][g] >= bought[g] for g in range(4))
     assert sum(sum(row) for row in belief.bought) > 0
+    assert all(belief.explained(s) for s in (1, 2, 3))
+
+
+def test_a_seat_the_model_does_not_explain_is_dealt_at_random() -> None:
+    """Random players in seats 1 and 2 agree with the heuristic too rarely for
+    their play to count: how the pool left by seat 3 splits between them keeps the
+    deal's own odds, while the heuristic in seat 3 is still read."""
+    belief, deal, _progress = heuristic_game(5, randoms=(1, 2))
+    assert belief.active, belief.failure
+    assert belief.explained(3) and not belief.explained(1) and not belief.explained(2)
+    weights = belief.weights()
+    third = tuple(counts(deal[3]))
+    rest = [
+        (w, p)
+        for split, w, p in zip(belief.splits, weights, belief.prior, strict=True)
+        if split[2] == third
+    ]
+    assert len(rest) > 1
+    assert len({round(w / p, 9) for w, p in rest}) == 1
+    assert sum(w for w, _p in rest) / sum(weights) > 0.99
 
 
 def test_missing_events_switch_the_belief_off() -> None:
