@@ -206,6 +206,12 @@ class ManilaAdapter(Adapter):
     placements: the guide's ``top`` spaces, its choice and passing
     (:meth:`shortlist`); pilots, boarding and delivery: every legal action.
 
+    Every sample deals the other seats' secret shares from :attr:`belief` (a
+    ``manila_belief.ShareBelief``: the public purchases plus a posterior over the
+    deal, weighed by how the guide would have played each seat's possible pair;
+    :meth:`observe` feeds it every ``act``'s events), or at random with
+    ``--no-belief`` or when the belief has switched itself off.
+
     The tree search remains for decisions the flat simulation declines (and with
     ``flat`` off): this seat's decisions in the tree, the guide for every other
     seat (:meth:`model_action`) and in the rollouts, cut at the next dice roll.
