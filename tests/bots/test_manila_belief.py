@@ -119,6 +119,16 @@ def test_the_true_deal_wins_against_the_heuristic(seed: int) -> None:
     assert all(belief.explained(s) for s in (1, 2, 3))
 
 
+@pytest.mark.parametrize("seats", [3, 5])
+def test_the_true_deal_wins_at_other_seat_counts(seats: int) -> None:
+    me = seats - 1
+    belief, deal, _progress = heuristic_game(1, seats=seats, me=me)
+    assert belief.active, belief.failure
+    truth = tuple(counts(deal[s]) for s in range(seats) if s != me)
+    weights = belief.weights()
+    assert weights[belief.splits.index(truth)] / sum(weights) > 0.95
+
+
 def test_a_seat_the_model_does_not_explain_is_dealt_at_random() -> None:
     """Random players in seats 1 and 2 agree with the heuristic too rarely for
     their play to count: how the pool left by seat 3 splits between them keeps the
