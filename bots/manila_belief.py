@@ -25,12 +25,12 @@ Only what this seat may see is used: the events and views the referee sends.
 from __future__ import annotations
 
 import random
-from itertools import combinations_with_replacement
+from itertools import accumulate, combinations_with_replacement
 from typing import Any
 
 from referee.botkit import Bot
 from referee.games.manila import data as D
-from referee.games.manila.actions import Mortgage, Redeem
+from referee.games.manila.actions import Buy, Mortgage, Redeem
 from referee.games.manila.state import ManilaState
 
 NGOODS = len(D.GOODS)
@@ -112,10 +112,16 @@ class ShareBelief:
         otherwise with that pair."""
         self.asked = dict.fromkeys(self.others, 0)
         """Per other seat: its decisions with a choice the model was asked about."""
-        self.updates = 0
-        """Decisions of other seats the model has been asked about."""
+        self._cumulative: list[float] | None = None
+        """Running sums of :meth:`weights`, kept until the next update (every
+        search sample draws from them)."""
         self.failure = ""
         """Why the belief switched itself off (empty if it did not fail)."""
+
+    @property
+    def updates(self) -> int:
+        """Decisions of other seats the model has been asked about."""
+        return sum(self.asked.values())
 
     # ------------------------------------------------------------------ replay
 
@@ -152,6 +158,7 @@ class ShareBelief:
         if not self.splits:
             raise ValueError("no deal matches the supply")
         self.prior = [deal_weight(split) for split in self.splits]
+        self._cumulative = None
         hands: list[Any] = []
         first = iter(self.splits[0])
         for s in range(self.seats):
@@ -176,7 +183,7 @@ class ShareBelief:
             action = self.game.decode_action(raw)
             if seat != self.seat and self.model is not None:
                 self._weigh(shadow, seat, action)
-            if type(action).__name__ == "Buy":
+            if type(action) is Buy:
                 self.bought[seat][D.GOOD_INDEX[action.good]] += 1
         shadow.apply_action(action)
 
@@ -201,8 +208,8 @@ class ShareBelief:
         k = self.others.index(seat)
         pairs = {split[k] for split, w in zip(self.splits, self.prior, strict=True) if w > 0}
         table = self.misses[seat]
-        self.updates += 1
         self.asked[seat] += 1
+        self._cumulative = None
         for pair in pairs:
             state = self.hypothesis(shadow, seat, pair)
             legal = state.legal_actions()
@@ -257,7 +264,9 @@ class ShareBelief:
         row zeros) drawn from the posterior, or ``None`` when the belief is off."""
         if not self.active or not self.splits:
             return None
-        split = rng.choices(self.splits, weights=self.weights())[0]
+        if self._cumulative is None:
+            self._cumulative = list(accumulate(self.weights()))
+        split = rng.choices(self.splits, cum_weights=self._cumulative)[0]
         out = [[0] * NGOODS for _ in range(self.seats)]
         for k, seat in enumerate(self.others):
             out[seat] = [split[k][g] + self.bought[seat][g] for g in range(NGOODS)]
