@@ -4,8 +4,9 @@ with process reuse.
 For each sandbox mode, ``--bots`` times in a row: spawn a trivial bot (a POSIX shell
 loop, so the figure is the referee's and the sandbox's, not an interpreter's), send
 ``start``, wait for ``ready``, then close it (stdin closed, process group ended,
-reaped).  Prints per bot: wall ms from spawn to ``ready``, wall ms of the close, the
-referee's own CPU ms and the children's CPU ms (bwrap, the launcher and the bot).
+reaped).  Prints per bot: wall ms from spawn to ``ready`` (mean and median), wall
+ms of the close, the referee's own CPU ms and the children's CPU ms (bwrap, the
+launcher and the bot).
 The *reused* lines start one process and then give it ``--bots`` matches' worth of
 ``start``/``ready`` exchanges, as a reused bot costs the referee between matches
 (:meth:`BotProcess.next_match` and the handshake; nothing to close).
@@ -16,6 +17,7 @@ Run: ``python -m benchmarks.startup [--bots N]``.
 from __future__ import annotations
 
 import resource
+import statistics
 import time
 from typing import Any
 
@@ -54,7 +56,8 @@ async def measure(policy: SandboxPolicy, bots: int) -> dict[str, float]:
     """Mean per-bot figures (ms) over ``bots`` sequential start-ups under ``policy``."""
     spec = BotSpec("bench", TRIVIAL)
     limits = BotLimits(exit_grace_s=1.0)
-    ready = closing = 0.0
+    readies: list[float] = []
+    closing = 0.0
     cpu0, child0 = time.process_time(), _children_cpu()
     for _ in range(bots):
         t0 = time.perf_counter()
@@ -63,11 +66,12 @@ async def measure(policy: SandboxPolicy, bots: int) -> dict[str, float]:
         t1 = time.perf_counter()
         await bot.close()
         t2 = time.perf_counter()
-        ready += t1 - t0
+        readies.append(t1 - t0)
         closing += t2 - t1
     cpu, child = time.process_time() - cpu0, _children_cpu() - child0
     return {
-        "spawn to ready ms": 1000 * ready / bots,
+        "spawn to ready ms": 1000 * sum(readies) / bots,
+        "median ms": 1000 * statistics.median(readies),
         "close ms": 1000 * closing / bots,
         "referee CPU ms": 1000 * cpu / bots,
         "children CPU ms": 1000 * child / bots,
@@ -78,17 +82,18 @@ async def measure_reuse(policy: SandboxPolicy, bots: int) -> dict[str, float]:
     """Mean per-match figures (ms) of one reused process over ``bots`` handshakes."""
     bot = await BotProcess.spawn(BotSpec("bench", TRIVIAL), sandbox=policy)
     await bot.handshake(START, 10_000)
-    ready = 0.0
+    readies: list[float] = []
     cpu0, child0 = time.process_time(), _children_cpu()
     for _ in range(bots):
         t0 = time.perf_counter()
         bot.next_match(None)
         await bot.handshake(START, 10_000)
-        ready += time.perf_counter() - t0
+        readies.append(time.perf_counter() - t0)
     cpu, child = time.process_time() - cpu0, _children_cpu() - child0
     await bot.close()
     return {
-        "spawn to ready ms": 1000 * ready / bots,
+        "spawn to ready ms": 1000 * sum(readies) / bots,
+        "median ms": 1000 * statistics.median(readies),
         "close ms": 0.0,
         "referee CPU ms": 1000 * cpu / bots,
         "children CPU ms": 1000 * child / bots,
@@ -106,7 +111,14 @@ def main(bots: int) -> None:
         rows.append({"sandbox": mode, **{k: round(v, 2) for k, v in figures.items()}})
     if len(rows) == 2:
         extra = rows[1]["spawn to ready ms"] - rows[0]["spawn to ready ms"]
-        rows.append({"sandbox": "bwrap - none", "spawn to ready ms": round(extra, 2)})
+        median = rows[1]["median ms"] - rows[0]["median ms"]
+        rows.append(
+            {
+                "sandbox": "bwrap - none",
+                "spawn to ready ms": round(extra, 2),
+                "median ms": round(median, 2),
+            }
+        )
     else:
         print(f"(no bwrap line: {bwrap_problem()})")
     for mode in modes:
