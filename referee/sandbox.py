@@ -37,7 +37,6 @@ from __future__ import annotations
 import functools
 import os
 import shutil
-import struct
 import subprocess
 import sys
 from collections.abc import Iterable, Sequence
@@ -47,6 +46,8 @@ from typing import Final, Literal
 
 import referee
 from referee.cgroups import memory_problem
+from referee.seccomp import bot_filter as bot_filter
+from referee.workdirs import workdir_base
 
 SandboxMode = Literal["auto", "bwrap", "none"]
 """What a user asks for: the best available sandbox, bubblewrap, or none."""
@@ -68,6 +69,36 @@ SYSTEM_DIRS: Final[tuple[str, ...]] = (
     "/libx32",
 )
 """Top-level system locations made visible read-only (symlinks kept as symlinks)."""
+
+
+HOST_COUNTERS: Final[tuple[str, ...]] = (
+    "/proc/loadavg",
+    "/proc/stat",
+    "/proc/uptime",
+    "/proc/meminfo",
+    "/proc/vmstat",
+    "/proc/zoneinfo",
+    "/proc/buddyinfo",
+    "/proc/schedstat",
+    "/proc/interrupts",
+    "/proc/softirqs",
+    "/proc/diskstats",
+    "/proc/locks",
+    "/proc/pressure/cpu",
+    "/proc/pressure/memory",
+    "/proc/pressure/io",
+    "/proc/pressure/irq",
+    "/proc/sys/fs/file-nr",
+    "/proc/sys/fs/inode-nr",
+    "/proc/sys/fs/inode-state",
+    "/proc/sys/fs/dentry-state",
+    "/proc/sys/fs/aio-nr",
+)
+"""Files of ``/proc`` that show counters global to the host, which a bot could move
+(forks, running and total tasks, open files, free memory, pressure) and another, or
+a later one, read: a sandboxed bot sees each as it was when its referee process first
+started a bot (a constant copy bound over it), in the same format, so that tools that
+parse them (the processor count from ``/proc/stat``, say) still work."""
 
 
 class SandboxError(ValueError):
@@ -227,6 +258,36 @@ def _probe(exe: str, extra: list[str]) -> subprocess.CompletedProcess[bytes]:
     )
 
 
+@functools.cache
+def _host_snapshot(base: Path) -> tuple[tuple[str, str], ...]:
+    """``(copy, original)`` for every readable file of :data:`HOST_COUNTERS`, the
+    copies written once (read-only) into ``base/.host``, this process's private
+    folder of bot working directories."""
+    folder = base / ".host"
+    folder.mkdir(mode=0o755, exist_ok=True)
+    found = []
+    for original in HOST_COUNTERS:
+        try:
+            data = Path(original).read_bytes()
+        except OSError:
+            continue
+        copy = folder / original.strip("/").replace("/", "_")
+        copy.write_bytes(data)
+        copy.chmod(0o444)
+        found.append((str(copy), original))
+    return tuple(found)
+
+
+def host_masks() -> list[str]:
+    """The bwrap options that bind a constant copy over each file of
+    :data:`HOST_COUNTERS` (after ``--proc /proc``).  Raises :class:`OSError` if the
+    copies cannot be written."""
+    argv: list[str] = []
+    for copy, original in _host_snapshot(workdir_base()):
+        argv += ["--ro-bind", copy, original]
+    return argv
+
+
 def bwrap_prefix(
     argv: Sequence[str], workdir: str, policy: SandboxPolicy, disk_mb: int, uid: int | None
 ) -> list[str]:
@@ -247,6 +308,7 @@ def bwrap_prefix(
     prefix += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", *size, "--tmpfs", "/tmp"]
     if sized:  # /dev itself read-only (it is writable in a user namespace), shm capped
         prefix += ["--perms", "1777", *size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+    prefix += host_masks()
     visible = visible_dirs(argv)
     # Parents bwrap would create for a bind are private (0700): make them traversable.
     parents = {str(p) for path in [*visible, workdir] for p in Path(path).parents if str(p) != "/"}
@@ -297,83 +359,6 @@ OOM_SCORE_ADJ: Final = 1000
 before anything else, so a bot that fills the memory (in processes smaller than
 the referee, say) cannot have the referee killed.  A bot may raise it but never
 lower it (that needs ``CAP_SYS_RESOURCE``, which no sandboxed bot has)."""
-
-
-@dataclass(frozen=True)
-class _Abi:
-    """System call numbers of one ABI a machine runs, as seccomp sees them."""
-
-    arch: int  # AUDIT_ARCH_*
-    setaffinity: tuple[int, ...]
-    unshare: tuple[int, ...]
-    clone: tuple[int, ...]
-    clone3: tuple[int, ...]
-
-
-_X32: Final = 0x40000000
-_ABIS: Final[dict[str, tuple[_Abi, ...]]] = {
-    "x86_64": (
-        _Abi(0xC000003E, (203, _X32 | 203), (272, _X32 | 272), (56, _X32 | 56), (435, _X32 | 435)),
-        _Abi(0x40000003, (241,), (310,), (120,), (435,)),  # 32-bit x86
-    ),
-    "aarch64": (
-        _Abi(0xC00000B7, (122,), (97,), (220,), (435,)),
-        _Abi(0x40000028, (241,), (337,), (120,), (435,)),  # 32-bit ARM
-    ),
-}
-"""The system calls the bots' seccomp filter watches, by machine (``uname -m``)."""
-
-CLONE_NEWUSER: Final = 0x10000000
-
-
-@functools.cache
-def bot_filter() -> bytes | None:
-    """The seccomp program (classic BPF, a ``struct sock_filter`` array) every
-    sandboxed bot runs under, for bubblewrap's ``--seccomp``; ``None`` on a machine
-    without an :data:`_ABIS` entry.  Every other system call is allowed.
-
-    * ``sched_setaffinity`` fails with EPERM: a bot cannot undo the core binding of
-      :mod:`referee.affinity`, so a crowd of busy processes started on its own move
-      stays on its match's core, where the other seats are stopped anyway.
-    * ``unshare`` and ``clone`` with ``CLONE_NEWUSER`` fail with EPERM, and
-      ``clone3`` (whose flags a filter cannot read) with ENOSYS, so that C
-      libraries and runtimes fall back to ``clone``: in a user namespace of its own a
-      bot would be root over new mounts, and could fill the memory through a tmpfs
-      of no size limit, whose pages the out-of-memory killer charges to no process,
-      so that it would kill an innocent bot instead.
-    """
-    abis = _ABIS.get(os.uname().machine)
-    if abis is None:
-        return None
-    eperm, enosys = 0x00050000 | 1, 0x00050000 | 38  # SECCOMP_RET_ERRNO | errno
-    allow = 0x7FFF0000  # SECCOMP_RET_ALLOW
-    # A label (str), or an instruction (code, jt, jf, k) whose jumps name labels.
-    program: list[str | tuple[int, str | int, str | int, int]] = []
-    ld, jeq, jset, ret = 0x20, 0x15, 0x45, 0x06
-    for n, abi in enumerate(abis):
-        program += [(ld, 0, 0, 4), (jeq, 0, f"abi{n + 1}", abi.arch), (ld, 0, 0, 0)]
-        program += [(jeq, "eperm", 0, nr) for nr in abi.setaffinity]
-        program += [(jeq, "enosys", 0, nr) for nr in abi.clone3]
-        program += [(jeq, "flags", 0, nr) for nr in (*abi.unshare, *abi.clone)]
-        program += [(ret, 0, 0, allow), f"abi{n + 1}"]
-    program += [(ret, 0, 0, allow)]
-    program += ["flags", (ld, 0, 0, 16), (jset, "eperm", 0, CLONE_NEWUSER), (ret, 0, 0, allow)]
-    program += ["eperm", (ret, 0, 0, eperm), "enosys", (ret, 0, 0, enosys)]
-    where: dict[str, int] = {}
-    code: list[tuple[int, str | int, str | int, int]] = []
-    for item in program:
-        if isinstance(item, str):
-            where[item] = len(code)
-        else:
-            code.append(item)
-
-    def offset(target: str | int, at: int) -> int:
-        return where[target] - at - 1 if isinstance(target, str) else target
-
-    return b"".join(
-        struct.pack("=HBBI", op, offset(jt, i), offset(jf, i), k)
-        for i, (op, jt, jf, k) in enumerate(code)
-    )
 
 
 def oom_prefix() -> list[str]:
