@@ -511,6 +511,7 @@ class BotProcess:
         """Found running more than ``limits.max_processes`` processes (never reused)."""
         self._lease = lease  # the uid it runs as, held until closed
         self._group = group  # its memory cgroup, given back when closed
+        self._cgroup_frozen = False  # frozen by the group's freezer (not by signals)
 
     @classmethod
     async def spawn(
@@ -843,6 +844,8 @@ class BotProcess:
             return self.process.returncode
         if not self.overrun:  # a fork bomb is killed as it stands
             self.thaw()  # a stopped process could neither read EOF nor act on SIGTERM
+        else:
+            self._kill_frozen()
         self._closed = True
         # The sandbox's inner processes (its PID 1 above all) are re-parented to this
         # process, a subreaper, when the outer bwrap dies first: reap them below.
@@ -919,18 +922,37 @@ class BotProcess:
         return fresh
 
     async def freeze(self) -> None:
-        """Stop (SIGSTOP) every process of the bot while it waits in a pool or while
-        other seats of its match are on move (:mod:`referee.turns`), so that nothing
-        it left running (a pondering thread, a child) takes CPU from the bots that
-        are thinking.  Each pass stops the processes found, waits until they are
-        stopped (a stopped process can start no other), and reads the tree again,
-        until no new process appears.  :attr:`frozen` is set before the first
-        signal, so :meth:`thaw` also undoes a freeze cancelled half-way.  Raises
-        :class:`BotFault` (``crash``) as soon as the tree is found to hold more than
-        ``limits.max_processes`` processes (a fork bomb: reading all of it could take
-        seconds); the process is then no longer :meth:`reusable`, and :meth:`close`
-        kills it without continuing it."""
+        """Stop every process of the bot while it waits in a pool or while other seats
+        of its match are on move (:mod:`referee.turns`), so that nothing it left
+        running (a pondering thread, a child) takes CPU from the bots that are
+        thinking.  :attr:`frozen` is set first, so :meth:`thaw` also undoes a freeze
+        cancelled half-way.  Raises :class:`BotFault` (``crash``) when the bot is
+        found running more than ``limits.max_processes`` processes (a fork bomb); the
+        process is then no longer :meth:`reusable`, and :meth:`close` kills it
+        without letting it run again.
+
+        Where the bot has a cgroup with a freezer (:mod:`referee.cgroups`), one write
+        freezes all its processes, those it starts meanwhile included, and no tracer
+        of its own can undo it; the processes are then counted with one read of the
+        group.  Elsewhere each process gets a SIGSTOP: each pass stops the
+        processes found, waits until they are stopped (a stopped process can start
+        no other), and reads the tree again, until no new process appears; a tree
+        found to hold too many processes is not read further (that could take
+        seconds)."""
         self.frozen = True
+        group = self._group
+        if group is not None and group.freezer is not None:
+            try:
+                group.freeze()
+            except OSError:
+                pass  # the group is gone with the bot, or cannot be frozen: signals
+            else:
+                self._cgroup_frozen = True
+                if len(group.pids()) > self.limits.max_processes:
+                    self.overrun = True
+                    limit = self.limits.max_processes
+                    raise BotFault("crash", f"ran more than {limit} processes at once")
+                return
         stopped: set[int] = set()
         for _ in range(20):
             try:
@@ -949,10 +971,30 @@ class BotProcess:
                 await asyncio.sleep(0.0005)
 
     def thaw(self) -> None:
-        """Continue (SIGCONT) every process of a frozen bot (no-op if not frozen)."""
+        """Let every process of a frozen bot run again (no-op if not frozen): one
+        write to its cgroup's freezer, or a SIGCONT to each process."""
         if not self.frozen:
+            return
+        if self._cgroup_frozen and self._group is not None:
+            self._cgroup_frozen = False
+            self.frozen = False
+            with contextlib.suppress(OSError):
+                self._group.thaw()
             return
         for pid in self.tree():
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGCONT)
         self.frozen = False
+
+    def _kill_frozen(self) -> None:
+        """Kill every process of a bot its cgroup holds frozen, then thaw the group:
+        a frozen process dies only once thawed (cgroup v1), and a killed one runs no
+        more of its own code."""
+        if not (self._cgroup_frozen and self._group is not None):
+            return
+        for pid in self._group.pids():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        self._cgroup_frozen = False
+        with contextlib.suppress(OSError):
+            self._group.thaw()

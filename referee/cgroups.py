@@ -15,6 +15,14 @@ its group before it execs anything (a ``/bin/sh`` prefix writes to
 ``cgroup.procs``), so even the sandbox's own processes are inside, and the bot cannot
 leave it (only root may write there, and a sandboxed bot is never root).
 
+The same group freezes the bot while other seats think (:meth:`MemoryGroup.freeze`,
+used by :meth:`referee.bot.BotProcess.freeze`): one write stops every process of the
+bot, including those it starts meanwhile and those a tracer of its own would have
+kept running by swallowing a SIGSTOP.  On cgroup v2 that is the group's own
+``cgroup.freeze``; on cgroup v1, a freezer cgroup of the same name in the freezer
+hierarchy, which the bot's first process joins in the same step.  Where there is no
+freezer, :attr:`MemoryGroup.freezer` is ``None`` and bots are stopped by signals.
+
 This needs root, and on cgroup v2 a referee cgroup that may hand the memory
 controller to its children (the referee alone in its cgroup, such as a
 ``systemd-run --scope``).  Where it cannot be had, :func:`memory_problem` says why and
@@ -39,21 +47,28 @@ JOIN: Final = 'echo 0 >"$0" && exec "$@"'
 """The ``sh -c`` script that moves itself into the cgroup named by ``$0`` and then
 runs the bot's command line."""
 
+JOIN_BOTH: Final = 'echo 0 >"$0" && echo 0 >"$1" && shift && exec "$@"'
+"""The same for two cgroups (``$0`` and ``$1``: memory and v1 freezer)."""
+
 
 @dataclass(frozen=True)
 class _Parent:
     path: Path  # this referee's own folder of bot groups
     v2: bool
+    freezer: Path | None = None  # its folder in the v1 freezer hierarchy, if any
 
 
 class MemoryGroup:
     """One bot's memory cgroup (a directory of the cgroup file system), capped at
     ``limit_mb`` MiB.  Made by :func:`memory_group`; :meth:`release` it."""
 
-    def __init__(self, path: Path, v2: bool, limit_mb: int) -> None:
+    def __init__(self, path: Path, v2: bool, limit_mb: int, freezer: Path | None = None) -> None:
         self.path = path
         self.v2 = v2
         self.limit_mb = limit_mb
+        self.freezer = path if v2 and (path / "cgroup.freeze").exists() else freezer
+        """The cgroup whose freezer stops the bot (v2: this group; v1: a group of
+        the same name in the freezer hierarchy), or ``None``."""
         self._kills_before = 0
         self._peak_counts = True  # the peak is the current bot's alone
 
@@ -82,8 +97,51 @@ class MemoryGroup:
                 self._peak_counts = False
 
     def prefix(self) -> list[str]:
-        """The argv prefix that runs the rest of a command line inside this group."""
-        return ["/bin/sh", "-c", JOIN, str(self.path / "cgroup.procs")]
+        """The argv prefix that runs the rest of a command line inside this group (and
+        its v1 freezer group)."""
+        procs = str(self.path / "cgroup.procs")
+        if self.freezer is not None and self.freezer != self.path:
+            return ["/bin/sh", "-c", JOIN_BOTH, procs, str(self.freezer / "cgroup.procs")]
+        return ["/bin/sh", "-c", JOIN, procs]
+
+    def freeze(self) -> None:
+        """Start freezing every process of the group, those it starts meanwhile
+        included (one write; :meth:`frozen` says when it is done).  Raises
+        :class:`OSError` where the write fails, ValueError without a freezer."""
+        self._freezer_write(True)
+
+    def thaw(self) -> None:
+        """Let every process of the group run again (one write).  Raises as
+        :meth:`freeze`."""
+        self._freezer_write(False)
+
+    def _freezer_write(self, frozen: bool) -> None:
+        if self.freezer is None:
+            raise ValueError("this group has no freezer")
+        if self.v2:
+            (self.freezer / "cgroup.freeze").write_text("1" if frozen else "0")
+        else:
+            (self.freezer / "freezer.state").write_text("FROZEN" if frozen else "THAWED")
+
+    def frozen(self) -> bool:
+        """True once every process of the group is frozen (v2 ``cgroup.events``
+        ``frozen 1``, v1 ``freezer.state`` ``FROZEN``); False without a freezer."""
+        if self.freezer is None:
+            return False
+        try:
+            if self.v2:
+                return "frozen 1" in (self.freezer / "cgroup.events").read_text()
+            return (self.freezer / "freezer.state").read_text().strip() == "FROZEN"
+        except OSError:
+            return False
+
+    def pids(self) -> list[int]:
+        """The processes in the group now (one read of ``cgroup.procs``; empty where
+        it cannot be read)."""
+        try:
+            return [int(pid) for pid in (self.path / "cgroup.procs").read_text().split()]
+        except (OSError, ValueError):
+            return []
 
     def oom_kills(self) -> int:
         """How many of the current bot's processes the kernel killed for the limit."""
@@ -103,6 +161,8 @@ class MemoryGroup:
         of the bot's processes is left; one still there keeps the group out of use)."""
         try:
             empty = not (self.path / "cgroup.procs").read_text().strip()
+            if empty and self.freezer is not None:
+                self.thaw()  # the next bot starts thawed
         except OSError:
             return
         if empty:
@@ -156,7 +216,14 @@ def _make(parent: _Parent, limit_mb: int) -> MemoryGroup:
     except OSError:
         path.rmdir()
         raise
-    return MemoryGroup(path, parent.v2, limit_mb)
+    freezer = None
+    if parent.freezer is not None:
+        try:
+            (parent.freezer / path.name).mkdir(mode=0o755)
+            freezer = parent.freezer / path.name
+        except OSError:
+            pass  # no freezer for this group: the bot is stopped by signals
+    return MemoryGroup(path, parent.v2, limit_mb, freezer)
 
 
 def memory_problem() -> str | None:
@@ -191,7 +258,32 @@ def _parent() -> _Parent | str:
     except OSError as exc:
         return f"cannot make a memory cgroup under {path}: {exc.strerror or exc}"
     atexit.register(_remove_all, mine, os.getpid())
-    return _Parent(mine, v2)
+    freezer = None if v2 else _v1_freezer(mine.name)
+    return _Parent(mine, v2, freezer)
+
+
+def _v1_freezer(name: str) -> Path | None:
+    """This referee's folder ``name`` in the cgroup v1 freezer hierarchy, made now and
+    removed at exit, or ``None`` where there is no such hierarchy."""
+    try:
+        where = None
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            if "freezer" in controllers.split(","):
+                where = path
+        if where is None:
+            return None
+        for root, point, kind, options in _mounts():
+            if kind == "cgroup" and "freezer" in options.split(","):
+                own = _under(point, root, where)
+                _remove_stale(own)
+                mine = own / name
+                mine.mkdir(mode=0o755)
+                atexit.register(_remove_all, mine, os.getpid())
+                return mine
+    except OSError:
+        pass
+    return None
 
 
 def _forget_after_fork() -> None:

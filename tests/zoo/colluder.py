@@ -13,9 +13,11 @@ a directory both may read (named on both command lines), holding files ``f0``-``
 test).  TAG makes names unique to one test.
 
 Role ``leave`` (tournament test; a fresh process every match): when it starts,
-first report what an earlier process left (``FOUND <channel> <text>`` on stderr), then leave its own marks.
+first report what an earlier process left (``FOUND <channel> <text>`` on stderr),
+then leave its own marks.
 """
 
+import contextlib
 import ctypes
 import fcntl
 import json
@@ -25,7 +27,7 @@ import socket
 import struct
 import sys
 import threading
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROLE, TAG, SHARED = sys.argv[1], sys.argv[2], Path(sys.argv[3])
@@ -37,10 +39,20 @@ BITS = 8
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
 NR = {  # x86_64 and aarch64 numbers of the calls Python does not wrap
-    "x86_64": {"add_key": 248, "keyctl": 250, "fanotify_init": 300, "fanotify_mark": 301,
-               "cachestat": 451},
-    "aarch64": {"add_key": 217, "keyctl": 219, "fanotify_init": 262, "fanotify_mark": 263,
-                "cachestat": 451},
+    "x86_64": {
+        "add_key": 248,
+        "keyctl": 250,
+        "fanotify_init": 300,
+        "fanotify_mark": 301,
+        "cachestat": 451,
+    },
+    "aarch64": {
+        "add_key": 217,
+        "keyctl": 219,
+        "fanotify_init": 262,
+        "fanotify_mark": 263,
+        "cachestat": 451,
+    },
 }.get(os.uname().machine, {})
 KEY_SPEC_USER_KEYRING = -4
 KEYCTL_SETPERM, KEYCTL_READ, KEYCTL_SET_TIMEOUT = 5, 11, 15
@@ -75,11 +87,11 @@ def flock_struct(kind: int, start: int) -> bytes:
     return struct.pack("hhqqi4x", kind, os.SEEK_SET, start, 1, 0)
 
 
-def ignore_errors(step):  # type: ignore[no-untyped-def]
+def ignore_errors(step: Callable[[], object]) -> Callable[[], None]:
     def run() -> None:
         try:
             step()
-        except Exception as exc:  # noqa: BLE001 - a channel that fails carries nothing
+        except Exception as exc:
             say("FAILED", step.__name__, repr(exc)[:80])
 
     return run
@@ -220,10 +232,8 @@ def counters() -> dict[str, object]:
 
 def watch() -> None:
     """Set up the watches, before the sender moves."""
-    try:
+    with contextlib.suppress(OSError):
         BASE.update(counters())
-    except OSError:
-        pass
     try:
         fd = libc.inotify_init1(os.O_NONBLOCK)
         if fd >= 0 and libc.inotify_add_watch(fd, bytes(SHARED), IN_OPEN | IN_ACCESS) >= 0:
@@ -306,10 +316,8 @@ def recv_flock() -> None:
 def recv_inotify() -> None:
     fd = BASE.get("inotify")
     if isinstance(fd, int):
-        try:
+        with contextlib.suppress(BlockingIOError):
             got("inotify", 1 if os.read(fd, 4096) else 0)
-        except BlockingIOError:
-            pass
 
 
 def recv_dnotify() -> None:
@@ -319,10 +327,8 @@ def recv_dnotify() -> None:
 def recv_fanotify() -> None:
     fd = BASE.get("fanotify")
     if isinstance(fd, int):
-        try:
+        with contextlib.suppress(BlockingIOError):
             got("fanotify", 1 if os.read(fd, 4096) else 0)
-        except BlockingIOError:
-            pass
 
 
 def page_bits(resident: list[bool]) -> int:
@@ -459,13 +465,20 @@ def leave_and_look(match: str) -> None:
         except OSError:
             pass
     data = match.encode()
-    serial = sys_call("add_key", b"user", f"colluder-{TAG}-{match}".encode(), data, len(data),
-                      KEY_SPEC_USER_KEYRING)
+    serial = sys_call(
+        "add_key",
+        b"user",
+        f"colluder-{TAG}-{match}".encode(),
+        data,
+        len(data),
+        KEY_SPEC_USER_KEYRING,
+    )
     if serial > 0:
         sys_call("keyctl", KEYCTL_SETPERM, serial, 0x3F3F3F3F)
         sys_call("keyctl", KEYCTL_SET_TIMEOUT, serial, 120)
     for folder in ("/tmp", "/dev/shm", "."):
-        ignore_errors(lambda f=folder: (Path(f) / f"colluder-{TAG}-{match}").write_text(match))()
+        with contextlib.suppress(OSError):
+            (Path(folder) / f"colluder-{TAG}-{match}").write_text(match)
     ignore_errors(send_flock)()
 
 

@@ -29,20 +29,55 @@ def require(problem: str | None, what: str) -> None:
         pytest.skip(problem)
 
 
+def frozen_by_cgroup(pid: int) -> bool:
+    """True if ``pid`` is in a cgroup its freezer holds frozen (v1 ``freezer.state``,
+    v2 ``cgroup.events``): the kernel shows such a process as ``D`` or ``S``."""
+    try:
+        lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+    except OSError:
+        return False
+    for line in lines:
+        _, controllers, where = line.split(":", 2)
+        if "freezer" in controllers.split(","):
+            state = Path("/sys/fs/cgroup/freezer", where.lstrip("/"), "freezer.state")
+            if state.exists() and state.read_text().strip() == "FROZEN":
+                return True
+        elif controllers == "":
+            for top in ("/sys/fs/cgroup", "/sys/fs/cgroup/unified"):
+                events = Path(top, where.lstrip("/"), "cgroup.events")
+                if events.exists() and "frozen 1" in events.read_text():
+                    return True
+    return False
+
+
+def scheduler_state(pid: int) -> bytes | None:
+    """The scheduler state letter of ``pid`` (``R``, ``S``, ``T``...), ``T`` (stopped)
+    also for a process its cgroup holds frozen; ``None`` once it is gone."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+    if state not in (b"T", b"t", b"Z") and frozen_by_cgroup(pid):
+        return b"T"
+    return state
+
+
 def tagged_states(tag: str) -> dict[int, bytes]:
-    """Scheduler state (``R``, ``S``, ``T``...) of every live (non-zombie) host process
-    other than this one whose command line holds ``tag``, by pid."""
+    """Scheduler state (``R``, ``S``, ``T``...; see :func:`scheduler_state`) of every
+    live (non-zombie) host process other than this one whose command line holds
+    ``tag``, by pid."""
     found: dict[int, bytes] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) == os.getpid():
             continue
         try:
             cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            state = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
         except OSError:
             continue
-        if tag.encode() in cmdline and state != b"Z":
-            found[int(entry)] = state
+        if tag.encode() in cmdline:
+            state = scheduler_state(int(entry))
+            if state is not None and state != b"Z":
+                found[int(entry)] = state
     return found
 
 

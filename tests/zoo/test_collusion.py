@@ -10,6 +10,7 @@ same duplicate block.  See docs/security.md.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import json
 import os
 import secrets
@@ -78,9 +79,28 @@ def shared_folder(tmp_path: Path) -> Path:
     return shared
 
 
+def clean(tag: str) -> None:
+    """Remove what colluders without a sandbox left on the host: files in /tmp and
+    /dev/shm, and the System V segment (keys expire by themselves)."""
+    for folder in ("/tmp", "/dev/shm"):
+        for path in Path(folder).glob(f"colluder-{tag}*"):
+            path.unlink(missing_ok=True)
+    libc = ctypes.CDLL(None, use_errno=True)
+    shm = libc.shmget(int.from_bytes(tag.encode()[-4:], "little") & 0x7FFFFFFF, 0, 0)
+    if shm >= 0:
+        libc.shmctl(shm, 0, None)  # IPC_RMID
+
+
 def collude(policy: SandboxPolicy, tmp_path: Path) -> dict[str, int]:
     """Play sender (seat 0) against receiver (seat 1); what the receiver got."""
     tag = f"tag{secrets.token_hex(6)}"
+    try:
+        return _collude(policy, tmp_path, tag)
+    finally:
+        clean(tag)
+
+
+def _collude(policy: SandboxPolicy, tmp_path: Path, tag: str) -> dict[str, int]:
     shared = shared_folder(tmp_path)
     send = [sys.executable, str(COLLUDER), "send", tag, str(shared), f"secret={SECRET}"]
     recv = [sys.executable, str(COLLUDER), "recv", tag, str(shared)]
@@ -252,9 +272,12 @@ name = "random"
 command = "python3 {REPO / "bots" / "random_bot.py"}"
 """
     )
-    result = CliRunner().invoke(
-        main, ["tournament", str(config), "--out", str(out), "--concurrency", "1", "--quiet"]
-    )
+    try:
+        result = CliRunner().invoke(
+            main, ["tournament", str(config), "--out", str(out), "--concurrency", "1", "--quiet"]
+        )
+    finally:
+        clean(tag)
     assert result.exit_code == 0, result.output
     db = sqlite3.connect(out / "results.sqlite")
     rows = db.execute("SELECT verdicts FROM matches").fetchall()
