@@ -131,7 +131,7 @@ class Pair:
         self.ids += 1
         act = Act(self.ids, self.ids, view, [0, 1], [], MoveClock(60_000, 0))
         reply, _ = await bot.act(act, 60.0)
-        return int(reply.index)
+        return int(reply.index or 0)
 
 
 async def turns(pair: Pair, channel: str, bits: list[int]) -> tuple[int, int, float]:
