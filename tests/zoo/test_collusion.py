@@ -220,12 +220,12 @@ def test_the_filter_refuses_the_shared_objects_and_sqlite_still_works(
 
 
 def test_the_host_counters_a_sandboxed_bot_reads_stand_still(bwrap: SandboxPolicy) -> None:
-    """/proc/stat, /proc/loadavg and the open-file count seen from the sandbox are
+    """/proc/stat, /proc/loadavg, /proc/vmstat and the open-file count seen from the sandbox are
     constant copies: a burst of forks outside moves none of them."""
     script = """
 import json, os, sys
 from pathlib import Path
-files = ("/proc/stat", "/proc/loadavg", "/proc/sys/fs/file-nr", "/proc/meminfo")
+files = ("/proc/stat", "/proc/loadavg", "/proc/sys/fs/file-nr", "/proc/vmstat")
 before = [Path(f).read_text() for f in files]
 for _ in range(50):
     pid = os.fork()
