@@ -34,6 +34,7 @@ import msgspec
 
 from referee.affinity import CoreDealer, pinned, wanted
 from referee.bot import BotCommandError, BotSpec, resolve_command
+from referee.display import terminal
 from referee.engine import GameError
 from referee.games import UnknownGame, get_game
 from referee.match import Clock, run_match
@@ -510,7 +511,7 @@ def summary_text(summary: RegressSummary) -> str:
         + (", ".join(f"{v} {n}" for v, n in s.candidate_faults.items()) or "none"),
     ]
     if s.fault:
-        lines.append(f"fault: {s.fault}")
+        lines.append(f"fault: {terminal(s.fault)}")
     return "\n".join(lines)
 
 
@@ -721,5 +722,5 @@ def regress(
     text = summary_text(summary)
     click.echo(text, err=to_stdout)
     if summary.status == "fault":
-        click.echo(f"referee: error: {summary.fault}", err=True)
+        click.echo(f"referee: error: {terminal(summary.fault or '')}", err=True)
     sys.exit(summary.exit_code)
