@@ -22,32 +22,42 @@ Verdict = Literal["ok", "timeout", "crash", "protocol", "illegal", "startup"]
 FAULTS: Final[tuple[Verdict, ...]] = ("timeout", "crash", "protocol", "illegal", "startup")
 
 MAX_DETAIL_BYTES: Final = 2048
-"""Most bytes (UTF-8) of a fault detail kept in records, results and tables; the
-rest is cut, with a mark saying how much (:func:`cap_bytes`)."""
+"""Most bytes (UTF-8) of a fault detail kept in records, results and tables, the cut
+mark included (:func:`cap_bytes`)."""
 
 MAX_NAME_CHARS: Final = 64
 """Most characters of the ``name`` a bot gives in ``ready`` that the referee keeps
-and shows; the rest is cut, with a mark saying how much (:func:`cap_name`)."""
+and shows, the cut mark included (:func:`cap_name`)."""
 
 
 def cap_bytes(text: str, limit: int = MAX_DETAIL_BYTES) -> str:
-    """``text`` if its UTF-8 form has at most ``limit`` bytes; otherwise its longest
-    prefix of whole characters within ``limit`` bytes followed by
-    ``"… N more bytes"`` (``N`` the UTF-8 bytes cut, with thousands separators)."""
+    """``text`` if its UTF-8 form has at most ``limit`` bytes; otherwise a prefix of
+    whole characters followed by ``"… N more bytes"`` (``N``: the UTF-8 bytes cut,
+    with thousands separators), at most ``limit`` bytes in all.  Capping a capped
+    text changes nothing."""
     data = text.encode("utf-8", errors="surrogatepass")
     if len(data) <= limit:
         return text
-    kept = data[:limit].decode("utf-8", errors="ignore")
-    cut = len(data) - len(kept.encode("utf-8", errors="surrogatepass"))
-    return f"{kept}… {cut:,} more bytes"
+    budget = max(0, limit - len(_bytes_mark(len(data)).encode()))
+    kept = data[:budget].decode("utf-8", errors="ignore")
+    return kept + _bytes_mark(len(data) - len(kept.encode("utf-8", errors="surrogatepass")))
+
+
+def _bytes_mark(cut: int) -> str:
+    return f"… {cut:,} more bytes"
 
 
 def cap_name(name: str | None, limit: int = MAX_NAME_CHARS) -> str | None:
-    """A ``ready`` name cut to ``limit`` characters, marked ``"… N more characters"``
-    when cut; ``None`` stays ``None``."""
+    """A ``ready`` name of more than ``limit`` characters cut to a prefix followed by
+    ``"… N more characters"``, ``limit`` characters in all; ``None`` stays ``None``."""
     if name is None or len(name) <= limit:
         return name
-    return f"{name[:limit]}… {len(name) - limit:,} more characters"
+    budget = max(0, limit - len(_chars_mark(len(name))))
+    return name[:budget] + _chars_mark(len(name) - budget)
+
+
+def _chars_mark(cut: int) -> str:
+    return f"… {cut:,} more characters"
 
 
 class StartClock(msgspec.Struct):

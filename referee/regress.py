@@ -23,6 +23,7 @@ import collections
 import concurrent.futures
 import contextlib
 import math
+import multiprocessing
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -388,6 +389,13 @@ def _results(
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
+    except KeyboardInterrupt:
+        if own:
+            # Ctrl-C (the workers ignore it): end the running blocks now (their bots
+            # die with their worker) rather than wait for them.
+            for worker in multiprocessing.active_children():
+                worker.terminate()
+        raise
     finally:
         for future in pending:
             future.cancel()
