@@ -2,7 +2,9 @@
 
 Every command turns expected failures (unknown game, bad seat count, missing bot
 program, malformed config, unreadable or inconsistent record) into one clear error
-line on stderr and a non-zero exit status, never a traceback.
+line on stderr and a non-zero exit status, never a traceback; exits with 130 on
+Ctrl-C and quietly with 141 when its output pipe is closed (:class:`RefereeGroup`);
+and escapes everything it prints for its output (:mod:`referee.display`).
 """
 
 from __future__ import annotations
