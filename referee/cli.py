@@ -712,9 +712,9 @@ def _check_run(run: Path, manifest: Any) -> None:
     """``results --check``: one line per mismatch, exit 1 if any, else 0."""
     report = check_run(run, manifest)
     for problem in report.problems:
-        click.echo(f"mismatch: {problem}")
+        click.echo(f"mismatch: {terminal(problem)}")
     for note in report.notes:
-        click.echo(f"note: {note}")
+        click.echo(f"note: {terminal(note)}")
     verdict = "consistent" if not report.problems else f"{len(report.problems)} mismatch(es)"
     click.echo(f"{verdict}: {report.rows} database rows checked against their records")
     sys.exit(1 if report.problems else 0)
