@@ -17,6 +17,7 @@ from pathlib import Path
 
 from referee import loop as event_loop
 from referee.bot import BotSpec
+from referee.display import terminal
 from referee.engine import Game
 from referee.match import Clock, MatchOutcome, SeatOutcome, run_match
 from referee.pool import BotPool
@@ -45,7 +46,9 @@ class CheckReport:
     """Findings of :func:`check_bot`: ``problems`` make it unclean, ``notes`` inform.
 
     Each problem is one headline, optionally followed by indented lines (the tail of
-    the bot's stderr).  ``max_ms`` is the slowest move in milliseconds.
+    the bot's stderr); problems and notes are text for a terminal, with everything
+    the bot wrote escaped (:func:`referee.display.terminal`).  ``max_ms`` is the
+    slowest move in milliseconds.
     """
 
     matches: int = 0
@@ -70,10 +73,11 @@ def explain_fault(seat: SeatOutcome, clock: Clock) -> str:
     """The plain-words reading of a faulted seat: what went wrong and how.
 
     A start-up fault that was not a time-out says the bot closed its output before
-    answering, rather than that it did not answer in time.
+    answering, rather than that it did not answer in time.  What the bot wrote is
+    escaped for a terminal (:func:`referee.display.terminal`).
     """
     # The stderr tail is shown on lines of its own, so it is cut from the detail.
-    detail = seat.detail.split("; stderr:")[0].strip()
+    detail = terminal(seat.detail.split("; stderr:")[0].strip())
     if seat.verdict == "startup":
         if detail.startswith(("closed its output", "its input is closed")):
             rest = detail.removeprefix("closed its output").removeprefix("its input is closed")
@@ -212,8 +216,8 @@ def check_bot(
             if mine.reuse_failed:
                 found.append(
                     f"{where}: the bot offered reuse, but its process from an earlier match "
-                    f"did not answer this match's start ({mine.reuse_failed}); a fresh one "
-                    "played instead (see docs/protocol.md, Reuse)"
+                    f"did not answer this match's start ({terminal(mine.reuse_failed)}); "
+                    "a fresh one played instead (see docs/protocol.md, Reuse)"
                 )
             if mine.unsolicited_lines:
                 found.append(
@@ -223,7 +227,7 @@ def check_bot(
             for headline in found:
                 if tail:
                     headline += "\n    last lines of its stderr:\n" + "\n".join(
-                        f"    | {line}" for line in tail
+                        f"    | {terminal(line)}" for line in tail
                     )
                 report.problems.append(headline)
             if mine.verdict == "ok" and mine.max_ms > slow:

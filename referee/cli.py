@@ -2,15 +2,20 @@
 
 Every command turns expected failures (unknown game, bad seat count, missing bot
 program, malformed config, unreadable or inconsistent record) into one clear error
-line on stderr and a non-zero exit status, never a traceback.
+line on stderr and a non-zero exit status, never a traceback; exits with 130 on
+Ctrl-C and quietly with 141 when its output pipe is closed (:class:`RefereeGroup`);
+and escapes everything it prints for its output (:mod:`referee.display`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import os
 import secrets
+import select
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -26,6 +31,7 @@ from referee import __version__
 from referee import loop as event_loop
 from referee.bot import BotCommandError, BotSpec, resolve_command
 from referee.config import ConfigError, load_config
+from referee.display import csv_cell, markdown_cell, terminal, terminal_json
 from referee.engine import GameError
 from referee.games import UnknownGame, all_games, get_game
 from referee.match import Adjudication, Clock, new_match_id, run_match
@@ -76,33 +82,104 @@ EXPECTED_ERRORS = (
 )
 
 
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+"""Exit status of every command stopped by Ctrl-C (SIGINT), as shells report a
+process the signal ended."""
+
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
+"""Exit status when the reader of our output went away (``referee ... | head``)."""
+
+
 def clean_errors(func: Callable[P, R]) -> Callable[P, R]:
-    """Turn expected errors into ``referee: error: ...`` and exit status 2."""
+    """Turn expected errors into ``referee: error: ...`` and exit status 2 (a
+    broken pipe on our own output is left to :class:`RefereeGroup`)."""
 
     @wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return func(*args, **kwargs)
+        except BrokenPipeError:
+            raise
         except EXPECTED_ERRORS as exc:
-            click.echo(f"referee: error: {exc}", err=True)
+            click.echo(f"referee: error: {terminal(str(exc))}", err=True)
             sys.exit(2)
 
     return wrapper
 
 
+def _output_gone() -> bool:
+    """True if our stdout or stderr is a pipe whose reader has gone (poll: POLLERR)."""
+    poller = select.poll()
+    for stream in (sys.__stdout__, sys.__stderr__):
+        try:
+            poller.register(stream.fileno(), select.POLLOUT)  # type: ignore[union-attr]
+        except (AttributeError, OSError, ValueError):
+            continue
+    return any(events & select.POLLERR for _, events in poller.poll(0))
+
+
+class RefereeGroup(click.Group):
+    """The ``referee`` group: every command exits with :data:`EXIT_INTERRUPTED` on
+    Ctrl-C (after its own clean-up ran), and quietly with :data:`EXIT_BROKEN_PIPE`
+    when the reader of its output went away, as Unix tools do."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            with contextlib.suppress(BrokenPipeError):
+                click.echo("\nreferee: interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except BrokenPipeError:
+            if not _output_gone():
+                raise
+            # Nothing more reaches the reader; the interpreter's last flush must not fail.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            for stream in (sys.__stdout__, sys.__stderr__):
+                with contextlib.suppress(AttributeError, OSError, ValueError):
+                    os.dup2(devnull, stream.fileno())  # type: ignore[union-attr]
+            os.close(devnull)
+            sys.exit(EXIT_BROKEN_PIPE)
+
+
 def render(rows: Sequence[dict[str, Any]], fmt: str, title: str | None = None) -> str:
-    """A table in one of :data:`FORMATS` (tabulate for the human ones)."""
+    """A table in one of :data:`FORMATS` (tabulate for the human ones).
+
+    Every string, header or cell, is escaped for its output (:mod:`referee.display`):
+    :func:`terminal_json` for json, :func:`csv_cell` for csv, :func:`markdown_cell`
+    for github and markdown, :func:`terminal` for plain and grid.  Columns of text
+    are never read as numbers (a bot named ``1e3`` stays ``1e3``).
+    """
     if fmt == "json":
-        return msgspec.json.format(msgspec.json.encode(list(rows))).decode()
+        return terminal_json(list(rows))
+    keys = list(dict.fromkeys(k for row in rows for k in row))
     if fmt == "csv":
         buffer = io.StringIO()
         if rows:
-            writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(rows)
+            writer = csv.writer(buffer, lineterminator="\n")
+            writer.writerow([csv_cell(k) for k in keys])
+            writer.writerows([csv_cell(row.get(k)) for k in keys] for row in rows)
         return buffer.getvalue().rstrip("\n")
-    table = tabulate(rows, headers="keys", tablefmt="pipe" if fmt == "markdown" else fmt)
+    cell = markdown_cell if fmt in ("github", "markdown") else terminal
+    tablefmt = "pipe" if fmt == "markdown" else fmt
+    if rows:
+        data = [[_cell(cell, row.get(k)) for k in keys] for row in rows]
+        text_columns = [
+            i for i, k in enumerate(keys) if all(isinstance(r.get(k), str) for r in rows)
+        ]
+        table = tabulate(
+            data,
+            headers=[_cell(cell, k) for k in keys],
+            tablefmt=tablefmt,
+            disable_numparse=text_columns or False,
+        )
+    else:
+        table = tabulate([], headers="keys", tablefmt=tablefmt)
     return f"{title}\n{table}" if title else table
+
+
+def _cell(escape: Callable[[str], str], value: Any) -> Any:
+    return escape(value) if isinstance(value, str) else value
 
 
 format_option = click.option(
@@ -144,7 +221,7 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=RefereeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="referee")
 def main() -> None:
     """Referee and tournament runner for board-game bots (protocol v1, JSON Lines).
@@ -567,7 +644,7 @@ def _print_tables(
             click.echo(f"tables written to {out_dir}: " + ", ".join(tables), err=True)
         elif fmt == "json":
             data = {"matches": len(rows), "scheduled": scheduled, **tables}
-            click.echo(msgspec.json.format(msgspec.json.encode(data)).decode())
+            click.echo(terminal_json(data))
         else:
             sections = [f"# {name}\n{render(table, fmt)}" for name, table in tables.items()]
             click.echo("\n\n".join(sections))
@@ -635,9 +712,9 @@ def _check_run(run: Path, manifest: Any) -> None:
     """``results --check``: one line per mismatch, exit 1 if any, else 0."""
     report = check_run(run, manifest)
     for problem in report.problems:
-        click.echo(f"mismatch: {problem}")
+        click.echo(f"mismatch: {terminal(problem)}")
     for note in report.notes:
-        click.echo(f"note: {note}")
+        click.echo(f"note: {terminal(note)}")
     verdict = "consistent" if not report.problems else f"{len(report.problems)} mismatch(es)"
     click.echo(f"{verdict}: {report.rows} database rows checked against their records")
     sys.exit(1 if report.problems else 0)
@@ -704,6 +781,7 @@ def check_bot_command(
         logs=logs,
         sandbox=SandboxPolicy(mode, network),
     )
+    # Problems and notes are display text: checkbot escaped what the bot wrote in them.
     for problem in report.problems:
         click.echo(f"problem: {problem}")
     for note in report.notes:
@@ -718,7 +796,7 @@ def check_bot_command(
             if report.peak_mb is not None
             else ""
         )
-        + "".join(f"; calls itself {n!r}" for n in sorted(report.ready_names))
+        + "".join(f"; calls itself {terminal(repr(n))}" for n in sorted(report.ready_names))
         + (f"; stderr logs in {logs}" if logs is not None else "")
         + f"; {sandbox_note(mode)}"
     )

@@ -30,6 +30,8 @@ from referee.protocol import (
     Start,
     StartClock,
     Verdict,
+    cap_bytes,
+    cap_name,
 )
 from referee.record import (
     FORMAT,
@@ -93,6 +95,7 @@ class SeatOutcome:
     unsolicited_lines: int = 0
     stderr_dropped: int = 0
     bot_name: str | None = None
+    """The name the bot gave in ``ready``, cut to ``MAX_NAME_CHARS`` (protocol)."""
     reused: bool = False
     """The seat's process had played an earlier match (see :mod:`referee.pool`)."""
     reuse_failed: str = ""
@@ -237,6 +240,8 @@ async def run_match(
 
         def fault(index: int, verdict: Verdict, detail: str) -> None:
             seat = seats[index]
+            # Bot-controlled text (stderr, stray lines, echoed values): capped, not escaped.
+            detail = cap_bytes(detail)
             seat.outcome.verdict, seat.outcome.detail = verdict, detail
             seat.outcome.fault_ply = ply
             if writer:
@@ -378,7 +383,7 @@ async def _handshake(
         )
         try:
             ready = await seat.bot.handshake(start, clock.startup_ms)
-            seat.outcome.bot_name = ready.name
+            seat.outcome.bot_name = cap_name(ready.name)
             seat.outcome.reused = seat.bot.matches > 1
             if guard is not None:
                 guard.ready(index)
@@ -388,7 +393,7 @@ async def _handshake(
                 fault(index, exc.verdict, exc.detail)
                 await seat.bot.close(graceful=False)
                 return
-            seat.outcome.reuse_failed = exc.detail
+            seat.outcome.reuse_failed = cap_bytes(exc.detail)
         await seat.bot.close(graceful=False)
         fresh = await respawn(index)
         if isinstance(fresh, BotFault):
@@ -398,7 +403,7 @@ async def _handshake(
         seat.bot = fresh
         try:
             ready = await fresh.handshake(start, clock.startup_ms)
-            seat.outcome.bot_name = ready.name
+            seat.outcome.bot_name = cap_name(ready.name)
             if guard is not None:
                 guard.ready(index)
         except BotFault as exc:

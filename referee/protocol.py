@@ -21,6 +21,44 @@ Verdict = Literal["ok", "timeout", "crash", "protocol", "illegal", "startup"]
 
 FAULTS: Final[tuple[Verdict, ...]] = ("timeout", "crash", "protocol", "illegal", "startup")
 
+MAX_DETAIL_BYTES: Final = 2048
+"""Most bytes (UTF-8) of a fault detail kept in records, results and tables, the cut
+mark included (:func:`cap_bytes`)."""
+
+MAX_NAME_CHARS: Final = 64
+"""Most characters of the ``name`` a bot gives in ``ready`` that the referee keeps
+and shows, the cut mark included (:func:`cap_name`)."""
+
+
+def cap_bytes(text: str, limit: int = MAX_DETAIL_BYTES) -> str:
+    """``text`` if its UTF-8 form has at most ``limit`` bytes; otherwise a prefix of
+    whole characters followed by ``"… N more bytes"`` (``N``: the UTF-8 bytes cut,
+    with thousands separators), at most ``limit`` bytes in all.  Capping a capped
+    text changes nothing."""
+    data = text.encode("utf-8", errors="surrogatepass")
+    if len(data) <= limit:
+        return text
+    budget = max(0, limit - len(_bytes_mark(len(data)).encode()))
+    kept = data[:budget].decode("utf-8", errors="ignore")
+    return kept + _bytes_mark(len(data) - len(kept.encode("utf-8", errors="surrogatepass")))
+
+
+def _bytes_mark(cut: int) -> str:
+    return f"… {cut:,} more bytes"
+
+
+def cap_name(name: str | None, limit: int = MAX_NAME_CHARS) -> str | None:
+    """A ``ready`` name of more than ``limit`` characters cut to a prefix followed by
+    ``"… N more characters"``, ``limit`` characters in all; ``None`` stays ``None``."""
+    if name is None or len(name) <= limit:
+        return name
+    budget = max(0, limit - len(_chars_mark(len(name))))
+    return name[:budget] + _chars_mark(len(name) - budget)
+
+
+def _chars_mark(cut: int) -> str:
+    return f"… {cut:,} more characters"
+
 
 class StartClock(msgspec.Struct):
     """Clock settings announced in ``start`` (milliseconds); ``ponder``: whether the
@@ -116,13 +154,15 @@ def decode_bot_line(line: bytes) -> Ready | ActionReply:
 
     Raises :class:`ProtocolViolation` for invalid UTF-8 or JSON, a non-object, an
     unknown or missing ``type``, wrong field types, or an ``action`` reply that has
-    neither or both of ``action`` and ``index``.
+    neither or both of ``action`` and ``index``; its message is at most
+    :data:`MAX_DETAIL_BYTES` (and the cut mark).
     """
     try:
         line.decode("utf-8")
         message = _decoder.decode(line)
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
-        raise ProtocolViolation(f"malformed message: {exc}") from None
+        # msgspec quotes the offending value whole (a 900 KB "type"): capped here.
+        raise ProtocolViolation(cap_bytes(f"malformed message: {exc}")) from None
     if isinstance(message, ActionReply) and (message.action is None) == (message.index is None):
         raise ProtocolViolation("an action reply needs exactly one of 'action' and 'index'")
     return message

@@ -23,6 +23,7 @@ import collections
 import concurrent.futures
 import contextlib
 import math
+import multiprocessing
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ import msgspec
 
 from referee.affinity import CoreDealer, pinned, wanted
 from referee.bot import BotCommandError, BotSpec, resolve_command
+from referee.display import terminal
 from referee.engine import GameError
 from referee.games import UnknownGame, get_game
 from referee.match import Clock, run_match
@@ -387,6 +389,13 @@ def _results(
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
+    except KeyboardInterrupt:
+        if own:
+            # Ctrl-C (the workers ignore it): end the running blocks now (their bots
+            # die with their worker) rather than wait for them.
+            for worker in multiprocessing.active_children():
+                worker.terminate()
+        raise
     finally:
         for future in pending:
             future.cancel()
@@ -510,7 +519,7 @@ def summary_text(summary: RegressSummary) -> str:
         + (", ".join(f"{v} {n}" for v, n in s.candidate_faults.items()) or "none"),
     ]
     if s.fault:
-        lines.append(f"fault: {s.fault}")
+        lines.append(f"fault: {terminal(s.fault)}")
     return "\n".join(lines)
 
 
@@ -721,5 +730,5 @@ def regress(
     text = summary_text(summary)
     click.echo(text, err=to_stdout)
     if summary.status == "fault":
-        click.echo(f"referee: error: {summary.fault}", err=True)
+        click.echo(f"referee: error: {terminal(summary.fault or '')}", err=True)
     sys.exit(summary.exit_code)

@@ -11,12 +11,11 @@ than one stream.  A ``--seat K`` page embeds only seat K's stream, moves and cha
 
 from __future__ import annotations
 
-import html
+import re
 from importlib import resources
 from typing import Any
 
-import msgspec
-
+from referee.display import html_text, script_json
 from referee.viewer import delta
 from referee.viewer.render import SEAT_COLORS, GameRenderer
 from referee.viewer.timeline import Timeline, key
@@ -96,21 +95,27 @@ def renderer_title(game: str) -> str:
     return get_game(game).title
 
 
+_SLOT = re.compile(r"\{\{(title|css|core|game|data)\}\}")
+
+
 def render_page(timeline: Timeline, renderer: GameRenderer) -> str:
-    """The complete HTML text of a viewer page."""
-    data = msgspec.json.encode(payload(timeline, renderer)).replace(b"</", b"<\\/").decode()
+    """The complete HTML text of a viewer page.
+
+    The data goes in through :func:`referee.display.script_json`, so nothing in it
+    (a bot's name, a fault detail quoting its output) can end the script or open a
+    comment; the template's slots are filled in one pass, so no filled-in text is
+    read as a slot.
+    """
     seat_note = ""
     if len(timeline.perspectives) == 1 and timeline.perspectives[0] is not None:
         seat_note = f" (seat {timeline.perspectives[0]}'s view)"
-    title = html.escape(
-        f"{renderer_title(timeline.header.game)} {timeline.header.match}{seat_note}"
-    )
-    script = renderer.script_text().replace("</script", "<\\/script")
-    return (
-        _asset("viewer.html")
-        .replace("{{title}}", title)
-        .replace("{{css}}", _asset("viewer.css"))
-        .replace("{{core}}", _asset("viewer.js"))
-        .replace("{{game}}", script)
-        .replace("{{data}}", data)
-    )
+    slots = {
+        "title": html_text(
+            f"{renderer_title(timeline.header.game)} {timeline.header.match}{seat_note}"
+        ),
+        "css": _asset("viewer.css"),
+        "core": _asset("viewer.js"),
+        "game": renderer.script_text().replace("</script", "<\\/script"),
+        "data": script_json(payload(timeline, renderer)),
+    }
+    return _SLOT.sub(lambda m: slots[m.group(1)], _asset("viewer.html"))

@@ -7,10 +7,11 @@ Self-contained like the viewer and the tournament report (inline CSS and SVG).
 from __future__ import annotations
 
 import dataclasses
-import html
 import math
 from collections.abc import Sequence
 from typing import Any
+
+from referee.display import html_text
 
 CSS = """
 body { margin: 0; font: 14px/1.4 system-ui, sans-serif; color: #1d232a; background: #f7f6f2; }
@@ -26,7 +27,7 @@ th, td { padding: 3px 8px; border-bottom: 1px solid #e3e5e8; text-align: left; }
 
 
 def _e(value: Any) -> str:
-    return html.escape(str(value))
+    return html_text(value)
 
 
 def llr_chart(history: Sequence[tuple[int, float]], lower: float, upper: float) -> str:

@@ -10,7 +10,6 @@ says how many of the scheduled matches are done.
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 
 import click
 
+from referee.display import html_text, terminal
 from referee.protocol import FAULTS
 from referee.record import RecordError
 from referee.resultsdb import MatchRow, ResultsDB, ResultsError
@@ -50,7 +50,7 @@ svg text { font-family: system-ui, sans-serif; }
 
 
 def _e(value: Any) -> str:
-    return html.escape(str(value))
+    return html_text(value)
 
 
 def _table(rows: Sequence[dict[str, Any]], cls: str = "") -> str:
@@ -328,6 +328,6 @@ def report(run: Path, out: Path | None, viewers: bool) -> None:
         text = render_report(run, target, make_viewers=viewers)
         target.write_text(text, encoding="utf-8")
     except (TournamentError, ResultsError, OSError) as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {terminal(str(exc))}", err=True)
         raise SystemExit(2) from None
     click.echo(str(target))
