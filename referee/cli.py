@@ -30,6 +30,7 @@ from referee.engine import GameError
 from referee.games import UnknownGame, all_games, get_game
 from referee.match import Adjudication, Clock, new_match_id, run_match
 from referee.preflight import (
+    check_sandbox_access,
     check_script_paths,
     check_writable_dir,
     check_writable_file,
@@ -55,6 +56,7 @@ from referee.tournament import (
     load_run,
     plan_run,
     run_tournament,
+    sandbox_in_force,
 )
 from referee.viewer.command import view as view_command
 from referee.viewer.report import report as report_command
@@ -253,6 +255,12 @@ def play(
         check_writable_dir(logs, "--logs")
     seed = seed if seed is not None else secrets.randbits(63)
     policy = SandboxPolicy(resolve_mode(sandbox), network)
+    # Absolute, so the sandbox hides these folders wherever a bot could see them.
+    record = record.absolute() if record is not None else None
+    logs = logs.absolute() if logs is not None else None
+    hidden = [("--record", record.parent if record else None), ("--logs", logs)]
+    for spec in specs:
+        check_sandbox_access(spec.argv, policy.mode, hidden)
     outcome = event_loop.run(
         run_match(
             g,
@@ -432,6 +440,9 @@ def tournament(
         manifest = load_run(out)
         for argv in manifest.argv:
             check_script_paths(argv)
+        mode = sandbox_in_force(manifest)
+        for argv in manifest.argv:
+            check_sandbox_access(argv, mode, [("the run directory", out)])
     else:
         if config is None:
             raise click.UsageError("missing CONFIG (or --resume DIR)")
@@ -440,7 +451,9 @@ def tournament(
             check_script_paths(entry.command, config.parent)
         out = out or Path("runs") / cfg.name
         check_writable_dir(out, "--out")
-        plan_run(cfg, config.parent, out)  # every check of create_run, nothing written
+        planned = plan_run(cfg, config.parent, out)  # create_run's checks, nothing written
+        for argv in planned.argv:
+            check_sandbox_access(argv, planned.sandbox, [("--out", out)])
     # Connect before anything is written, so a failed start leaves no half-made run.
     pool = dask_executor(scheduler) if executor == "dask" and scheduler else None
     if resume is None:
@@ -694,6 +707,7 @@ def check_bot_command(
         check_writable_dir(logs, "--logs")
     argv = resolve_command(command)
     mode = resolve_mode(sandbox)
+    check_sandbox_access(argv, mode, [("--logs", logs)])
     report = check_bot(
         g,
         argv,
