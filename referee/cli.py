@@ -40,7 +40,15 @@ from referee.record import RecordError
 from referee.regress import regress
 from referee.replay import replay as replay_record
 from referee.resultsdb import MatchRow
-from referee.rundir import check_run, open_results, refuse_damage, run_lock
+from referee.rundir import (
+    Damage,
+    check_run,
+    open_results,
+    refuse_damage,
+    run_holder,
+    run_lock,
+    set_aside_damage,
+)
 from referee.sandbox import MODES, SandboxPolicy, resolve_mode
 from referee.standings import (
     display_standings,
@@ -475,8 +483,8 @@ def tournament(
     click.get_current_context().with_resource(run_lock(out))  # until the command ends
     db = open_results(out, create=True)
     try:
+        set_aside_damage(out, db, _report_aside)
         seen = db.rows()
-        refuse_damage(out, seen)
     finally:
         db.close()
     show = not quiet and fmt not in ("json", "csv")
@@ -546,6 +554,16 @@ def tournament(
             pool.shutdown(wait=False, cancel_futures=True)
     _print_tables(rows, names, fmt, len(manifest.schedule))
     click.echo(f"run directory: {out}", err=True)
+
+
+def _report_aside(damage: Damage, moved: Path | None) -> None:
+    """``--resume``: say that a match with a missing or damaged record is played again."""
+    kept = f"; its record moved to {moved}" if moved is not None else ""
+    click.echo(
+        f"referee: {damage.problem}: playing it again (its old row is kept in the "
+        f"set_aside table of results.sqlite{kept})",
+        err=True,
+    )
 
 
 def _tables(rows: Sequence[Any], names: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
@@ -630,13 +648,27 @@ def results(run: Path, fmt: str, out_dir: Path | None, check: bool) -> None:
     db = open_results(run, create=False)
     try:
         rows = db.rows()
+        replayed = db.set_aside_count()
     finally:
         db.close()
-    refuse_damage(run, rows)
+    holder = run_holder(run)  # another referee playing the run now
+    refuse_damage(run, rows, holder)
     scheduled = len(manifest.schedule)
     _print_tables(rows, [b.name for b in manifest.config.bots], fmt, scheduled, out_dir)
     click.echo(f"referee: {sandbox_note(manifest.sandbox)}", err=True)
-    if len(rows) < scheduled:
+    if replayed:
+        click.echo(
+            f"referee: {replayed} match(es) were played again because their record was "
+            "missing or damaged (the old rows are in the set_aside table of results.sqlite)",
+            err=True,
+        )
+    if len(rows) < scheduled and holder is not None:
+        click.echo(
+            f"referee: run in progress: {len(rows)} of {scheduled} matches played so far "
+            f"(referee pid {holder} is playing it)",
+            err=True,
+        )
+    elif len(rows) < scheduled:
         click.echo(
             f"referee: partial run: {len(rows)} of {scheduled} matches played; "
             f"continue with: referee tournament --resume {run}",

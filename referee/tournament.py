@@ -41,7 +41,15 @@ from referee.games import get_game
 from referee.match import Adjudication, Clock, MatchOutcome, run_match
 from referee.pool import BotPool, close_process_pool, run_here, worker_init
 from referee.resultsdb import MatchRow
-from referee.rundir import open_results, private_run, record_mac, refuse_damage, run_lock
+from referee.rundir import (
+    Damage,
+    open_results,
+    private_run,
+    record_mac,
+    record_sha256,
+    run_lock,
+    set_aside_damage,
+)
 from referee.sandbox import SandboxPolicy, resolve_mode
 from referee.schedule import ScheduledMatch, block_seed, new_secret, round_robin
 
@@ -310,6 +318,7 @@ def run_tournament(
     remote: bool = False,
     reuse: bool | None = None,
     affinity: bool | None = None,
+    on_aside: Callable[[Damage, Path | None], None] | None = None,
 ) -> list[MatchRow]:
     """Play every missing match of the run in ``out``; return all rows.
 
@@ -326,23 +335,27 @@ def run_tournament(
     (their bots killed by their workers) and the interrupt propagates.
 
     The run directory is locked for the whole run and made private (see
-    :mod:`referee.rundir`); each row stores its record's HMAC.  Raises
-    :class:`referee.rundir.RunDirError` if another referee holds the run, its
-    database was lost while records remain, or a recorded match's record is missing
-    or disagrees with its row, and :class:`referee.resultsdb.ResultsError` if the
+    :mod:`referee.rundir`); each row stores its record's HMAC and SHA-256.  A
+    recorded match whose record is missing or damaged is played again: its row is
+    set aside first (:func:`referee.rundir.set_aside_damage`, which calls
+    ``on_aside``).  Raises :class:`referee.rundir.RunDirError` if another referee
+    holds the run, its database was lost while records remain, or an intact record
+    disagrees with its row, and :class:`referee.resultsdb.ResultsError` if the
     database is damaged or cannot be written.
     """
     manifest = load_run(out)
     with run_lock(out), private_run(out):
         db = open_results(out, create=True)
         try:
-            refuse_damage(out, db.rows())
+            set_aside_damage(out, db, on_aside)
             jobs = jobs_for(manifest, out, db.done_ids(), reuse)
             setting = manifest.config.affinity if affinity is None else affinity
             pin = wanted(setting, 1 if executor is None and concurrency <= 1 else concurrency)
             for row in _results(jobs, concurrency, executor, remote, pin):
                 record = out / "records" / (row.record or f"{row.id}.jsonl")
-                row.record_mac = record_mac(manifest.secret, record.read_bytes())
+                data = record.read_bytes()
+                row.record_mac = record_mac(manifest.secret, data)
+                row.record_sha256 = record_sha256(data)
                 db.add(row)
                 if on_row:
                     on_row(row)
