@@ -30,6 +30,7 @@ from referee.engine import GameError
 from referee.games import UnknownGame, all_games, get_game
 from referee.match import Adjudication, Clock, new_match_id, run_match
 from referee.preflight import (
+    check_key_hidden,
     check_sandbox_access,
     check_script_paths,
     check_writable_dir,
@@ -59,6 +60,7 @@ from referee.standings import (
 )
 from referee.tournament import (
     TournamentError,
+    check_signer,
     create_run,
     dask_executor,
     load_run,
@@ -132,6 +134,32 @@ sandbox_option = click.option(
     show_default=True,
     help="Isolate each bot: bubblewrap where it works (auto), bwrap (or fail), or none.",
 )
+
+
+sign_key_option = click.option(
+    "--sign-key",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Sign records with this Ed25519 private key (PEM; see `referee keygen`): "
+    "each gets a FILE.sig beside it.",
+)
+
+
+def load_signer(key: Path | None, argvs: Sequence[Sequence[str]], mode: str) -> Any:
+    """The :class:`referee.signing.Signer` of ``--sign-key`` (``None`` without one),
+    after checking that no bot could read the key (under ``--sandbox none`` a warning)."""
+    if key is None:
+        return None
+    from referee.signing import Signer
+
+    signer = Signer(key)
+    for argv in argvs:
+        check_key_hidden(argv, mode, key, "--sign-key")
+    if mode == "none":
+        click.echo(
+            "referee: warning: --sandbox none: the bots could read the --sign-key file",
+            err=True,
+        )
+    return signer
 
 
 def sandbox_note(mode: str) -> str:
@@ -227,6 +255,7 @@ def schema(game: str) -> None:
 )
 @sandbox_option
 @click.option("--network", is_flag=True, help="Let sandboxed bots use the network.")
+@sign_key_option
 @format_option
 @clean_errors
 def play(
@@ -245,9 +274,12 @@ def play(
     logs: Path | None,
     sandbox: str,
     network: bool,
+    sign_key: Path | None,
     fmt: str,
 ) -> None:
     """Play one match of GAME between the --bot commands (seat 0 first)."""
+    if sign_key is not None and record is None:
+        raise click.UsageError("--sign-key needs --record (it signs the record)")
     g = get_game(game)
     g.check_seats(len(bots))
     options = g.parse_options(parse_options(opts))
@@ -269,6 +301,7 @@ def play(
     hidden = [("--record", record.parent if record else None), ("--logs", logs)]
     for spec in specs:
         check_sandbox_access(spec.argv, policy.mode, hidden)
+    signer = load_signer(sign_key, [spec.argv for spec in specs], policy.mode)
     outcome = event_loop.run(
         run_match(
             g,
@@ -285,6 +318,7 @@ def play(
             sandbox=policy,
         )
     )
+    signed = signer.sign_file(record) if signer is not None and record is not None else None
     rows = [
         {
             "seat": i,
@@ -303,6 +337,7 @@ def play(
         click.echo(
             f"seed {seed}, {outcome.plies} plies{cut}, sandbox {policy.mode}"
             + (f", record {record}" if record else "")
+            + (f", signed in {signed}" if signed else "")
         )
 
 
@@ -331,12 +366,29 @@ def _short_name(command: str, seat: int) -> str:
     is_flag=True,
     help="Accept a record without a seed (its chance outcomes and fallbacks go unchecked).",
 )
+@click.option(
+    "--verify-key",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also check RECORD.sig: RECORD must be exactly what this Ed25519 key (PEM) signed.",
+)
 @clean_errors
-def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance: bool) -> None:
+def replay(
+    record: Path,
+    seat: int | None,
+    at_ply: int | None,
+    unchecked_chance: bool,
+    verify_key: Path | None,
+) -> None:
     """Re-apply RECORD through the rules engine; exit 0 only if it is consistent.
 
     Chance outcomes and fallback moves are re-drawn from the seed in the result line.
+    With --verify-key, the signature is checked first (a changed line is named).
     """
+    signed_by = ""
+    if verify_key is not None:
+        from referee.signing import load_public_key, verify_file
+
+        signed_by = verify_file(record, load_public_key(verify_key)).key[:16]
     result = replay_record(record, seat=seat, at_ply=at_ply, unchecked_chance=unchecked_chance)
     seats = len(result.header.seats)
     if seat is not None and seat >= seats:
@@ -364,7 +416,8 @@ def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance:
         f"ok: {result.header.game}, {len(result.header.seats)} seats, {result.plies} plies, "
         f"ranks {result.result.ranks}, verdicts {list(result.result.verdicts)}"
         + (", adjudicated at the ply limit" if result.result.reason == "ply_limit" else "")
-        + ("" if result.chance_checked else ", CHANCE UNCHECKED (no seed)"),
+        + ("" if result.chance_checked else ", CHANCE UNCHECKED (no seed)")
+        + (f", signed by key {signed_by}" if signed_by else ""),
         err=seat is not None or at_ply is not None,
     )
 
@@ -416,6 +469,7 @@ def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance:
     "unset there, when --concurrency is at least the number of cores].",
 )
 @click.option("--quiet", is_flag=True, help="No progress bar and no live standings.")
+@sign_key_option
 @format_option
 @clean_errors
 def tournament(
@@ -430,6 +484,7 @@ def tournament(
     no_reuse: bool,
     affinity: bool | None,
     quiet: bool,
+    sign_key: Path | None,
     fmt: str,
 ) -> None:
     """Run the tournament in CONFIG (TOML), or continue one with --resume DIR.
@@ -451,6 +506,8 @@ def tournament(
         mode = sandbox_in_force(manifest)
         for argv in manifest.argv:
             check_sandbox_access(argv, mode, [("the run directory", out)])
+        signer = load_signer(sign_key, manifest.argv, mode)
+        check_signer(manifest, out, signer)
     else:
         if config is None:
             raise click.UsageError("missing CONFIG (or --resume DIR)")
@@ -462,12 +519,13 @@ def tournament(
         planned = plan_run(cfg, config.parent, out)  # create_run's checks, nothing written
         for argv in planned.argv:
             check_sandbox_access(argv, planned.sandbox, [("--out", out)])
+        signer = load_signer(sign_key, planned.argv, planned.sandbox)
     # Connect before anything is written, so a failed start leaves no half-made run.
     pool = dask_executor(scheduler) if executor == "dask" and scheduler else None
     if resume is None:
         assert config is not None
         try:
-            manifest = create_run(cfg, config.parent, out)
+            manifest = create_run(cfg, config.parent, out, signer)
         except BaseException:
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
@@ -541,6 +599,7 @@ def tournament(
                 remote=pool is not None,
                 reuse=False if no_reuse else None,
                 affinity=affinity,
+                signer=signer,
             )
     except KeyboardInterrupt:
         click.echo(

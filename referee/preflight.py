@@ -243,3 +243,27 @@ def check_sandbox_access(
             f"user of its own (bot command {shown!r}); fix: chmod {fix} {place}, or "
             "--sandbox none"
         )
+
+
+def check_key_hidden(
+    argv: Sequence[str], mode: str, key: str | os.PathLike[str] | None, option: str
+) -> None:
+    """Raise :class:`BotCommandError` if a bot sandboxed under ``mode`` could read the
+    private key file ``key``: it lies in a folder the sandbox shows the bot (the folder
+    of a file on its command line), and the bot runs as the referee's own user, or the
+    file is readable by others.  Mode ``none`` isolates nothing and is not checked
+    here (the caller warns)."""
+    if key is None or mode != "bwrap":
+        return
+    from referee.sandbox import visible_dirs
+
+    where = os.path.realpath(key)
+    folder = next((v for v in visible_dirs(argv) if _inside(where, v)), None)
+    if folder is None:
+        return
+    if os.geteuid() == 0 and not os.stat(where).st_mode & stat.S_IROTH:
+        return  # the bot runs as a user of its own, who cannot read it
+    raise BotCommandError(
+        f"{option} {key} lies in {folder}, which the sandbox shows to the bot "
+        f"{shlex.join(argv)!r}; keep the key in a folder of its own"
+    )
