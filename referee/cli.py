@@ -830,6 +830,22 @@ def check_bot_command(
     sys.exit(0 if report.clean else 1)
 
 
+@main.command()
+@click.argument("key", type=click.Path(dir_okay=False, path_type=Path))
+@clean_errors
+def keygen(key: Path) -> None:
+    """Make an Ed25519 key pair for --sign-key: KEY (private, PEM, mode 0600) and
+    KEY.pub (public, PEM, for replay --verify-key).  Never overwrites KEY."""
+    from referee.signing import generate_key
+
+    try:
+        private, public, print_ = generate_key(key)
+    except FileExistsError:
+        raise ValueError(f"{key} already exists (not overwritten)") from None
+    click.echo(f"private key {private} (keep it secret), public key {public}")
+    click.echo(f"fingerprint {print_}")
+
+
 main.add_command(regress)
 main.add_command(view_command)
 main.add_command(report_command)
