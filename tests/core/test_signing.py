@@ -12,6 +12,7 @@ import os
 import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,9 @@ def other_keys(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def signed(tmp_path_factory: pytest.TempPathFactory, keys: tuple[Path, Path]) -> list[str]:
+def signed(
+    tmp_path_factory: pytest.TempPathFactory, keys: tuple[Path, Path]
+) -> Iterator[list[str]]:
     """The lines of a record played for real and signed."""
     all_games()[GAME.name] = GAME
     record = tmp_path_factory.mktemp("signed") / "records" / "m.jsonl"
@@ -79,7 +82,8 @@ def signed(tmp_path_factory: pytest.TempPathFactory, keys: tuple[Path, Path]) ->
     ok = invoke("replay", record, "--verify-key", keys[1])
     assert ok.exit_code == 0, ok.output
     assert "ok: secret-race" in ok.stdout and "signed by key" in ok.stdout
-    return [record.read_text(), signature_path(record).read_text()]
+    yield [record.read_text(), signature_path(record).read_text()]
+    all_games().pop(GAME.name, None)
 
 
 def write(tmp_path: Path, record: str, signature: str) -> Path:
