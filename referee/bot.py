@@ -175,7 +175,8 @@ def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> lis
     ``python``/``python3`` as the program mean the referee's own interpreter (so bots
     can import the ``referee`` package); arguments that name existing files relative
     to ``base_dir`` become absolute (symlinks kept as they are), since a bot runs in
-    its own working directory.
+    its own working directory: the program, every argument with a ``/``, and every
+    script argument of :func:`referee.preflight.script_arguments` (``my_bot.py``).
     Raises :class:`BotCommandError` if the command is empty or the program is not found.
     """
     try:
@@ -185,12 +186,18 @@ def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> lis
     if not argv:
         raise BotCommandError("empty bot command")
     base = Path(base_dir)
+    # The arguments preflight checks as scripts (``python3 my_bot.py``, ``node bot.js``)
+    # are resolved too, slash or not: the bot runs in a working directory of its own.
+    from referee.preflight import script_indices  # preflight imports this module
+
+    scripts = set(script_indices(argv))
     if argv[0] in PYTHON_ALIASES:
         argv[0] = sys.executable
     resolved = []
     for i, arg in enumerate(argv):
         candidate = base / arg
-        if not os.path.isabs(arg) and ("/" in arg or i == 0) and candidate.exists():
+        named = "/" in arg or i == 0 or i in scripts
+        if not os.path.isabs(arg) and named and candidate.exists():
             # Absolute, but not through symlinks: a virtual environment's
             # ``bin/python`` is a symlink whose own path is what selects the
             # environment (its ``pyvenv.cfg``), so resolving it would start the bare

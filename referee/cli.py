@@ -36,6 +36,8 @@ from referee.engine import GameError
 from referee.games import UnknownGame, all_games, get_game
 from referee.match import Adjudication, Clock, new_match_id, run_match
 from referee.preflight import (
+    check_key_hidden,
+    check_sandbox_access,
     check_script_paths,
     check_writable_dir,
     check_writable_file,
@@ -45,7 +47,15 @@ from referee.record import RecordError
 from referee.regress import regress
 from referee.replay import replay as replay_record
 from referee.resultsdb import MatchRow
-from referee.rundir import check_run, open_results, refuse_damage, run_lock
+from referee.rundir import (
+    Damage,
+    check_run,
+    open_results,
+    refuse_damage,
+    run_holder,
+    run_lock,
+    set_aside_damage,
+)
 from referee.sandbox import MODES, SandboxPolicy, resolve_mode
 from referee.standings import (
     display_standings,
@@ -56,11 +66,13 @@ from referee.standings import (
 )
 from referee.tournament import (
     TournamentError,
+    check_signer,
     create_run,
     dask_executor,
     load_run,
     plan_run,
     run_tournament,
+    sandbox_in_force,
 )
 from referee.viewer.command import view as view_command
 from referee.viewer.report import report as report_command
@@ -201,6 +213,32 @@ sandbox_option = click.option(
 )
 
 
+sign_key_option = click.option(
+    "--sign-key",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Sign records with this Ed25519 private key (PEM; see `referee keygen`): "
+    "each gets a FILE.sig beside it.",
+)
+
+
+def load_signer(key: Path | None, argvs: Sequence[Sequence[str]], mode: str) -> Any:
+    """The :class:`referee.signing.Signer` of ``--sign-key`` (``None`` without one),
+    after checking that no bot could read the key (under ``--sandbox none`` a warning)."""
+    if key is None:
+        return None
+    from referee.signing import Signer
+
+    signer = Signer(key)
+    for argv in argvs:
+        check_key_hidden(argv, mode, key, "--sign-key")
+    if mode == "none":
+        click.echo(
+            "referee: warning: --sandbox none: the bots could read the --sign-key file",
+            err=True,
+        )
+    return signer
+
+
 def sandbox_note(mode: str) -> str:
     """How a run's bots were isolated, in words (``mode`` from its manifest)."""
     if mode == "bwrap":
@@ -294,6 +332,7 @@ def schema(game: str) -> None:
 )
 @sandbox_option
 @click.option("--network", is_flag=True, help="Let sandboxed bots use the network.")
+@sign_key_option
 @format_option
 @clean_errors
 def play(
@@ -312,9 +351,12 @@ def play(
     logs: Path | None,
     sandbox: str,
     network: bool,
+    sign_key: Path | None,
     fmt: str,
 ) -> None:
     """Play one match of GAME between the --bot commands (seat 0 first)."""
+    if sign_key is not None and record is None:
+        raise click.UsageError("--sign-key needs --record (it signs the record)")
     g = get_game(game)
     g.check_seats(len(bots))
     options = g.parse_options(parse_options(opts))
@@ -330,6 +372,13 @@ def play(
         check_writable_dir(logs, "--logs")
     seed = seed if seed is not None else secrets.randbits(63)
     policy = SandboxPolicy(resolve_mode(sandbox), network)
+    # Absolute, so the sandbox hides these folders wherever a bot could see them.
+    record = record.absolute() if record is not None else None
+    logs = logs.absolute() if logs is not None else None
+    hidden = [("--record", record.parent if record else None), ("--logs", logs)]
+    for spec in specs:
+        check_sandbox_access(spec.argv, policy.mode, hidden)
+    signer = load_signer(sign_key, [spec.argv for spec in specs], policy.mode)
     outcome = event_loop.run(
         run_match(
             g,
@@ -346,6 +395,7 @@ def play(
             sandbox=policy,
         )
     )
+    signed = signer.sign_file(record) if signer is not None and record is not None else None
     rows = [
         {
             "seat": i,
@@ -364,6 +414,7 @@ def play(
         click.echo(
             f"seed {seed}, {outcome.plies} plies{cut}, sandbox {policy.mode}"
             + (f", record {record}" if record else "")
+            + (f", signed in {signed}" if signed else "")
         )
 
 
@@ -392,12 +443,29 @@ def _short_name(command: str, seat: int) -> str:
     is_flag=True,
     help="Accept a record without a seed (its chance outcomes and fallbacks go unchecked).",
 )
+@click.option(
+    "--verify-key",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also check RECORD.sig: RECORD must be exactly what this Ed25519 key (PEM) signed.",
+)
 @clean_errors
-def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance: bool) -> None:
+def replay(
+    record: Path,
+    seat: int | None,
+    at_ply: int | None,
+    unchecked_chance: bool,
+    verify_key: Path | None,
+) -> None:
     """Re-apply RECORD through the rules engine; exit 0 only if it is consistent.
 
     Chance outcomes and fallback moves are re-drawn from the seed in the result line.
+    With --verify-key, the signature is checked first (a changed line is named).
     """
+    signed_by = ""
+    if verify_key is not None:
+        from referee.signing import load_public_key, verify_file
+
+        signed_by = verify_file(record, load_public_key(verify_key)).key[:16]
     result = replay_record(record, seat=seat, at_ply=at_ply, unchecked_chance=unchecked_chance)
     seats = len(result.header.seats)
     if seat is not None and seat >= seats:
@@ -425,7 +493,8 @@ def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance:
         f"ok: {result.header.game}, {len(result.header.seats)} seats, {result.plies} plies, "
         f"ranks {result.result.ranks}, verdicts {list(result.result.verdicts)}"
         + (", adjudicated at the ply limit" if result.result.reason == "ply_limit" else "")
-        + ("" if result.chance_checked else ", CHANCE UNCHECKED (no seed)"),
+        + ("" if result.chance_checked else ", CHANCE UNCHECKED (no seed)")
+        + (f", signed by key {signed_by}" if signed_by else ""),
         err=seat is not None or at_ply is not None,
     )
 
@@ -477,6 +546,7 @@ def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance:
     "unset there, when --concurrency is at least the number of cores].",
 )
 @click.option("--quiet", is_flag=True, help="No progress bar and no live standings.")
+@sign_key_option
 @format_option
 @clean_errors
 def tournament(
@@ -491,6 +561,7 @@ def tournament(
     no_reuse: bool,
     affinity: bool | None,
     quiet: bool,
+    sign_key: Path | None,
     fmt: str,
 ) -> None:
     """Run the tournament in CONFIG (TOML), or continue one with --resume DIR.
@@ -509,6 +580,11 @@ def tournament(
         manifest = load_run(out)
         for argv in manifest.argv:
             check_script_paths(argv)
+        mode = sandbox_in_force(manifest)
+        for argv in manifest.argv:
+            check_sandbox_access(argv, mode, [("the run directory", out)])
+        signer = load_signer(sign_key, manifest.argv, mode)
+        check_signer(manifest, out, signer)
     else:
         if config is None:
             raise click.UsageError("missing CONFIG (or --resume DIR)")
@@ -517,13 +593,16 @@ def tournament(
             check_script_paths(entry.command, config.parent)
         out = out or Path("runs") / cfg.name
         check_writable_dir(out, "--out")
-        plan_run(cfg, config.parent, out)  # every check of create_run, nothing written
+        planned = plan_run(cfg, config.parent, out)  # create_run's checks, nothing written
+        for argv in planned.argv:
+            check_sandbox_access(argv, planned.sandbox, [("--out", out)])
+        signer = load_signer(sign_key, planned.argv, planned.sandbox)
     # Connect before anything is written, so a failed start leaves no half-made run.
     pool = dask_executor(scheduler) if executor == "dask" and scheduler else None
     if resume is None:
         assert config is not None
         try:
-            manifest = create_run(cfg, config.parent, out)
+            manifest = create_run(cfg, config.parent, out, signer)
         except BaseException:
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
@@ -539,8 +618,8 @@ def tournament(
     click.get_current_context().with_resource(run_lock(out))  # until the command ends
     db = open_results(out, create=True)
     try:
+        set_aside_damage(out, db, _report_aside)
         seen = db.rows()
-        refuse_damage(out, seen)
     finally:
         db.close()
     show = not quiet and fmt not in ("json", "csv")
@@ -597,6 +676,7 @@ def tournament(
                 remote=pool is not None,
                 reuse=False if no_reuse else None,
                 affinity=affinity,
+                signer=signer,
             )
     except KeyboardInterrupt:
         click.echo(
@@ -610,6 +690,16 @@ def tournament(
             pool.shutdown(wait=False, cancel_futures=True)
     _print_tables(rows, names, fmt, len(manifest.schedule))
     click.echo(f"run directory: {out}", err=True)
+
+
+def _report_aside(damage: Damage, moved: Path | None) -> None:
+    """``--resume``: say that a match with a missing or damaged record is played again."""
+    kept = f"; its record moved to {moved}" if moved is not None else ""
+    click.echo(
+        f"referee: {damage.problem}: playing it again (its old row is kept in the "
+        f"set_aside table of results.sqlite{kept})",
+        err=True,
+    )
 
 
 def _tables(rows: Sequence[Any], names: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
@@ -694,13 +784,27 @@ def results(run: Path, fmt: str, out_dir: Path | None, check: bool) -> None:
     db = open_results(run, create=False)
     try:
         rows = db.rows()
+        replayed = db.set_aside_count()
     finally:
         db.close()
-    refuse_damage(run, rows)
+    holder = run_holder(run)  # another referee playing the run now
+    refuse_damage(run, rows, holder)
     scheduled = len(manifest.schedule)
     _print_tables(rows, [b.name for b in manifest.config.bots], fmt, scheduled, out_dir)
     click.echo(f"referee: {sandbox_note(manifest.sandbox)}", err=True)
-    if len(rows) < scheduled:
+    if replayed:
+        click.echo(
+            f"referee: {replayed} match(es) were played again because their record was "
+            "missing or damaged (the old rows are in the set_aside table of results.sqlite)",
+            err=True,
+        )
+    if len(rows) < scheduled and holder is not None:
+        click.echo(
+            f"referee: run in progress: {len(rows)} of {scheduled} matches played so far "
+            f"(referee pid {holder} is playing it)",
+            err=True,
+        )
+    elif len(rows) < scheduled:
         click.echo(
             f"referee: partial run: {len(rows)} of {scheduled} matches played; "
             f"continue with: referee tournament --resume {run}",
@@ -771,6 +875,7 @@ def check_bot_command(
         check_writable_dir(logs, "--logs")
     argv = resolve_command(command)
     mode = resolve_mode(sandbox)
+    check_sandbox_access(argv, mode, [("--logs", logs)])
     report = check_bot(
         g,
         argv,
@@ -801,6 +906,22 @@ def check_bot_command(
         + f"; {sandbox_note(mode)}"
     )
     sys.exit(0 if report.clean else 1)
+
+
+@main.command()
+@click.argument("key", type=click.Path(dir_okay=False, path_type=Path))
+@clean_errors
+def keygen(key: Path) -> None:
+    """Make an Ed25519 key pair for --sign-key: KEY (private, PEM, mode 0600) and
+    KEY.pub (public, PEM, for replay --verify-key).  Never overwrites KEY."""
+    from referee.signing import generate_key
+
+    try:
+        private, public, print_ = generate_key(key)
+    except FileExistsError:
+        raise ValueError(f"{key} already exists (not overwritten)") from None
+    click.echo(f"private key {private} (keep it secret), public key {public}")
+    click.echo(f"fingerprint {print_}")
 
 
 main.add_command(regress)

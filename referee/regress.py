@@ -628,6 +628,12 @@ def _entrant(role: Role, name: str, command: str) -> Entrant:
     help="Bind each worker and its bots to one CPU core  [default: when --concurrency "
     "is at least the number of cores].",
 )
+@click.option(
+    "--sign-key",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With --records: sign every record with this Ed25519 private key (PEM), "
+    "each in RECORD.sig (check with `referee replay --verify-key`).",
+)
 @click.option("--seed-secret", hidden=True, default=None, help="Fixed secret (tests only).")
 def regress(
     game: str,
@@ -655,6 +661,7 @@ def regress(
     network: bool,
     no_reuse: bool,
     affinity: bool | None,
+    sign_key: Path | None,
     seed_secret: str | None,
 ) -> None:
     """Gate a bot: SPRT of CANDIDATE against BASELINE on duplicate blocks of GAME.
@@ -695,6 +702,17 @@ def regress(
             reuse=not no_reuse,
             affinity=affinity,
         )
+        signer = None
+        if sign_key is not None:
+            if records is None:
+                raise ValueError("--sign-key needs --records (it signs the records)")
+            from referee.preflight import check_key_hidden
+            from referee.signing import Signer
+
+            signer = Signer(sign_key)
+            bots = [settings.candidate, settings.baseline, *settings.field_bots]
+            for entrant in bots:
+                check_key_hidden(entrant.argv, settings.sandbox, sign_key, "--sign-key")
         if records is not None:
             records.mkdir(parents=True, exist_ok=True)
     except (UnknownGame, GameError, BotCommandError, ValueError, OSError) as exc:
@@ -704,6 +722,10 @@ def regress(
     history: list[tuple[int, float]] = []
 
     def progress(result: BlockResult, test: SequentialTest) -> None:
+        if signer is not None:
+            for played in result.games:
+                if played.record is not None:
+                    signer.sign_file(played.record)
         history.append((2 * test.blocks, test.llr()))
         if not quiet:
             click.echo(

@@ -110,6 +110,9 @@ def replay(
             f"{path}: line {result_number} (result): no seed, so chance outcomes and fallback "
             "moves cannot be checked (replay with --unchecked-chance to accept that)"
         )
+    # A draw that does not follow names both places an edit could be: its own line
+    # and the line holding the seed (an edited seed breaks the first draw, not itself).
+    seed_of = f"seed {seed} (line {result_number}, the result)"
     lines = iter(numbered)
     number, first = next(lines)
     if not isinstance(first, Header):
@@ -185,8 +188,8 @@ def replay(
             if chance_rng is not None and expected != outcome:
                 raise fail(
                     number,
-                    f"chance outcome {_enc(outcome)} does not follow from seed {seed}: "
-                    f"expected {_enc(expected)}",
+                    f"chance outcome {_enc(outcome)} does not follow from {seed_of}: "
+                    f"expected {_enc(expected)}; this line or the seed was changed",
                 )
         elif isinstance(line, MoveLine):
             if to_move == CHANCE:
@@ -220,8 +223,9 @@ def replay(
                     if drawn != action:
                         raise fail(
                             number,
-                            f"fallback move {_enc(line.action)} does not follow from seed "
-                            f"{seed}: expected {_enc(drawn)}",
+                            f"fallback move {_enc(line.action)} does not follow from "
+                            f"{seed_of}: expected {_enc(drawn)}; this line or the seed was "
+                            "changed",
                         )
             elif faulted is not None:
                 raise fail(

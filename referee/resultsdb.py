@@ -39,7 +39,8 @@ CREATE TABLE IF NOT EXISTS matches (
     record      TEXT,
     finished_at REAL NOT NULL DEFAULT (unixepoch()),
     reason      TEXT NOT NULL DEFAULT 'finished',  -- or 'ply_limit' (adjudicated)
-    record_mac  TEXT   -- HMAC-SHA256 of the record's bytes, keyed by the run's secret
+    record_mac  TEXT,  -- HMAC-SHA256 of the record's bytes, keyed by the run's secret
+    record_sha256 TEXT -- SHA-256 (hex) of the record's bytes, compared by results and --resume
 );
 """
 
@@ -63,6 +64,7 @@ class MatchRow(msgspec.Struct, kw_only=True):
     record: str | None = None
     reason: str = "finished"
     record_mac: str | None = None
+    record_sha256: str | None = None
 
 
 _JSON_FIELDS = ("bots", "scores", "ranks", "verdicts", "details", "moves", "total_ms", "max_ms")
@@ -76,12 +78,21 @@ _COLUMNS = (
     "record",
     "reason",
     "record_mac",
+    "record_sha256",
 )
 # Columns added after the first release, with their definitions (older databases gain them).
 _ADDED = {
     "reason": "reason TEXT NOT NULL DEFAULT 'finished'",
     "record_mac": "record_mac TEXT",
+    "record_sha256": "record_sha256 TEXT",
 }
+# Rows of matches played again because their record was damaged or missing: the old
+# row as it was (no key: a match may be set aside more than once), when, and why.
+_SET_ASIDE = (
+    "CREATE TABLE IF NOT EXISTS set_aside ("
+    + ", ".join(_COLUMNS)
+    + ", set_aside_at REAL NOT NULL DEFAULT (unixepoch()), why TEXT NOT NULL)"
+)
 
 
 class ResultsError(ValueError):
@@ -120,6 +131,7 @@ class ResultsDB:
             for name, definition in _ADDED.items():
                 if name not in columns:  # a run directory made before the column existed
                     self.conn.execute(f"ALTER TABLE matches ADD COLUMN {definition}")
+            self.conn.execute(_SET_ASIDE)
             check = self.conn.execute("PRAGMA integrity_check").fetchone()[0]
             if check != "ok":
                 raise ResultsError(f"{self.path}: damaged database: {check}")
@@ -149,6 +161,30 @@ class ResultsDB:
                 )
         except sqlite3.Error as exc:
             raise ResultsError(f"{self.path}: cannot record match {row.id}: {exc}") from None
+
+    def set_aside(self, match_id: str, why: str) -> None:
+        """Move the row of ``match_id`` to the ``set_aside`` table with ``why`` (one
+        transaction), so the match counts as not played.  Raises :class:`ResultsError`."""
+        columns = ",".join(_COLUMNS)
+        try:
+            with self.conn:
+                self.conn.execute("BEGIN IMMEDIATE")
+                self.conn.execute(
+                    f"INSERT INTO set_aside ({columns}, why) "
+                    f"SELECT {columns}, ? FROM matches WHERE id = ?",
+                    (why, match_id),
+                )
+                self.conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+        except sqlite3.Error as exc:
+            raise ResultsError(f"{self.path}: cannot set match {match_id} aside: {exc}") from None
+
+    def set_aside_count(self) -> int:
+        """How many rows were set aside (matches played again).  Raises
+        :class:`ResultsError`."""
+        try:
+            return int(self.conn.execute("SELECT count(*) FROM set_aside").fetchone()[0])
+        except sqlite3.Error as exc:
+            raise ResultsError(f"{self.path}: cannot read: {exc}") from None
 
     def done_ids(self) -> set[str]:
         """Ids of the matches already recorded.  Raises :class:`ResultsError`."""

@@ -27,7 +27,7 @@ import hashlib
 import hmac
 import os
 import shlex
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -150,34 +150,139 @@ def _record_path(out: Path, row: MatchRow) -> Path:
     return out / "records" / (row.record or f"{row.id}.jsonl")
 
 
-def quick_check(out: Path, rows: list[MatchRow]) -> list[str]:
-    """Problems found cheaply: a row without its record, or a record whose result
-    line (read from its end) differs from the row.  One message per problem."""
-    problems = []
+def record_sha256(data: bytes) -> str:
+    """SHA-256 (hex) of a record's bytes, stored with its row (cheap to compare)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass
+class Damage:
+    """One problem :func:`find_damage` found with a row.
+
+    ``problem`` is one line naming the match; ``replayable`` is true when the record
+    is missing or damaged (``--resume`` plays the match again), false when an intact
+    record disagrees with its row (the database was changed: nothing is played again).
+    """
+
+    row: MatchRow
+    problem: str
+    replayable: bool
+
+
+def find_damage(out: Path, rows: list[MatchRow]) -> list[Damage]:
+    """Problems found cheaply: a row without its record, a record whose SHA-256 is not
+    the one stored with its row (rows written before SHA-256s were stored: a record
+    whose end is not a whole result line), or a record whose result line differs from
+    the row."""
+    found = []
     for row in rows:
         path = _record_path(out, row)
-        if not path.exists():
-            problems.append(f"match {row.id}: its record {path} is missing")
+        try:
+            data = path.read_bytes() if row.record_sha256 else b""
+        except FileNotFoundError:
+            data = None
+        except OSError as exc:
+            found.append(Damage(row, f"match {row.id}: {path}: cannot read: {exc.strerror}", True))
+            continue
+        if data is None or not path.exists():
+            found.append(Damage(row, f"match {row.id}: its record {path} is missing", True))
+            continue
+        if row.record_sha256 and not hmac.compare_digest(row.record_sha256, record_sha256(data)):
+            what = f"match {row.id}: its record {path} is damaged (its SHA-256 is not the one"
+            found.append(Damage(row, f"{what} stored with its row)", True))
             continue
         try:
             result = read_result_line(path)
         except RecordError as exc:
-            problems.append(f"match {row.id}: {exc}")
+            found.append(Damage(row, f"match {row.id}: {exc}", not row.record_sha256))
             continue
         claimed = (result.seed, result.scores, result.ranks, list(result.verdicts))
         if claimed != (row.seed, row.scores, row.ranks, row.verdicts):
-            problems.append(f"match {row.id}: {path}: the result line differs from the database")
-    return problems
+            what = f"match {row.id}: {path}: the result line differs from the database"
+            found.append(Damage(row, what, False))
+    return found
 
 
-def refuse_damage(out: Path, rows: list[MatchRow]) -> None:
-    """Raise :class:`RunDirError` with the first :func:`quick_check` problem, if any."""
-    problems = quick_check(out, rows)
-    if problems:
-        more = f" ({len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise RunDirError(
-            f"{problems[0]}{more}; `referee results --check {out}` lists every problem"
-        )
+def quick_check(out: Path, rows: list[MatchRow]) -> list[str]:
+    """The messages of :func:`find_damage`, one per problem."""
+    return [d.problem for d in find_damage(out, rows)]
+
+
+def refuse_damage(out: Path, rows: list[MatchRow], holder: str | None = None) -> None:
+    """Raise :class:`RunDirError` with the first :func:`find_damage` problem, if any.
+
+    The message says what to do: ``--resume`` plays a missing or damaged record's
+    match again, unless ``holder`` (the pid of a referee playing the run) is given.
+    """
+    damage = find_damage(out, rows)
+    if not damage:
+        return
+    more = f" ({len(damage) - 1} more)" if len(damage) > 1 else ""
+    advice = f"`referee results --check {out}` lists every problem"
+    if all(d.replayable for d in damage):
+        if holder is None:
+            advice += f"; `referee tournament --resume {out}` plays such matches again"
+        else:
+            advice += f"; the run is in progress (referee pid {holder}): resume it once it ends"
+    raise RunDirError(f"{damage[0].problem}{more}; {advice}")
+
+
+SET_ASIDE_DIR = "set-aside"
+"""Folder of ``records`` where damaged records go when their match is played again."""
+
+
+def set_aside_damage(
+    out: Path, db: ResultsDB, report: Callable[[Damage, Path | None], None] | None = None
+) -> list[Damage]:
+    """Before a resume: set aside every row whose record is missing or damaged, so the
+    match is played again; return what was set aside.
+
+    Each such row moves to the database's ``set_aside`` table and its record (if any,
+    with its signature) to ``records/set-aside/<id>.<n>.jsonl``; ``report(damage,
+    moved_to)`` is called for each.  Raises :class:`RunDirError` (as
+    :func:`refuse_damage`) if an intact record disagrees with its row, and
+    :class:`referee.resultsdb.ResultsError`.
+    """
+    damage = find_damage(out, db.rows())
+    kept = [d for d in damage if not d.replayable]
+    if kept:
+        refuse_damage(out, [d.row for d in kept])
+    aside = out / "records" / SET_ASIDE_DIR
+    for item in damage:
+        path = _record_path(out, item.row)
+        moved: Path | None = None
+        if path.exists():
+            aside.mkdir(mode=0o700, exist_ok=True)
+            n = 1
+            while (aside / f"{item.row.id}.{n}.jsonl").exists():
+                n += 1
+            moved = aside / f"{item.row.id}.{n}.jsonl"
+            os.replace(path, moved)
+            signature = path.with_name(path.name + ".sig")
+            if signature.exists():
+                os.replace(signature, moved.with_name(moved.name + ".sig"))
+        db.set_aside(item.row.id, item.problem)
+        if report is not None:
+            report(item, moved)
+    return damage
+
+
+def run_holder(out: Path) -> str | None:
+    """The pid (as text) of another referee playing the run in ``out`` now, or
+    ``None`` if no other process holds its lock.  Never creates the lock file."""
+    if os.path.realpath(out) in _held:
+        return None
+    try:
+        fd = os.open(out / LOCK_NAME, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+    finally:
+        os.close(fd)  # closing also drops a lock just taken
+    return None
 
 
 @dataclass

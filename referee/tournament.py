@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
@@ -41,9 +41,20 @@ from referee.games import get_game
 from referee.match import Adjudication, Clock, MatchOutcome, run_match
 from referee.pool import BotPool, close_process_pool, run_here, worker_init
 from referee.resultsdb import MatchRow
-from referee.rundir import open_results, private_run, record_mac, refuse_damage, run_lock
+from referee.rundir import (
+    Damage,
+    open_results,
+    private_run,
+    record_mac,
+    record_sha256,
+    run_lock,
+    set_aside_damage,
+)
 from referee.sandbox import SandboxPolicy, resolve_mode
 from referee.schedule import ScheduledMatch, block_seed, new_secret, round_robin
+
+if TYPE_CHECKING:
+    from referee.signing import Signer
 
 
 class TournamentError(ValueError):
@@ -51,7 +62,8 @@ class TournamentError(ValueError):
 
 
 class Manifest(msgspec.Struct, kw_only=True):
-    """What fixes a run: config, resolved bot argv, schedule, secret, referee version."""
+    """What fixes a run: config, resolved bot argv, schedule, secret, referee version,
+    and the fingerprint of the key that signs its records (empty: unsigned)."""
 
     referee: str
     config: TournamentConfig
@@ -61,6 +73,7 @@ class Manifest(msgspec.Struct, kw_only=True):
     schedule: list[ScheduledMatch]
     created: float
     sandbox: Literal["bwrap", "none", ""] = ""
+    signing_key: str = ""
 
 
 class MatchJob(msgspec.Struct, kw_only=True):
@@ -95,13 +108,18 @@ def wrap(wrapper: str) -> list[str]:
     return prefix
 
 
-def create_run(config: TournamentConfig, base_dir: Path, out: Path) -> Manifest:
-    """Validate ``config``, fix the schedule and secret, write ``out/manifest.json``.
+def create_run(
+    config: TournamentConfig, base_dir: Path, out: Path, signer: Signer | None = None
+) -> Manifest:
+    """Validate ``config``, fix the schedule and secret, write ``out/manifest.json``
+    (with ``signer``: the key's fingerprint in it, and ``manifest.json.sig``).
 
     Raises :class:`TournamentError` if ``out`` already holds a run, and the
     errors of game lookup, option parsing and bot command resolution.
     """
     manifest = plan_run(config, base_dir, out)
+    if signer is not None:
+        manifest.signing_key = signer.fingerprint
     out.mkdir(parents=True, exist_ok=True)
     tmp = out / "manifest.json.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -110,7 +128,27 @@ def create_run(config: TournamentConfig, base_dir: Path, out: Path) -> Manifest:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, out / "manifest.json")
+    if signer is not None:
+        signer.sign_file(out / "manifest.json")
     return manifest
+
+
+def check_signer(manifest: Manifest, out: Path, signer: Signer | None) -> None:
+    """Raise :class:`TournamentError` unless ``signer`` is the key the run was made
+    with (none for an unsigned run), so a run's records are all signed by one key."""
+    fixed = manifest.signing_key
+    given = signer.fingerprint if signer is not None else ""
+    if fixed == given:
+        return
+    if not given:
+        raise TournamentError(
+            f"{out} signs its records (key fingerprint {fixed[:16]}); give that --sign-key"
+        )
+    if not fixed:
+        raise TournamentError(f"{out} was made without --sign-key; its records stay unsigned")
+    raise TournamentError(
+        f"{out} signs its records with key {fixed[:16]}, not with --sign-key's {given[:16]}"
+    )
 
 
 def plan_run(config: TournamentConfig, base_dir: Path, out: Path) -> Manifest:
@@ -310,6 +348,8 @@ def run_tournament(
     remote: bool = False,
     reuse: bool | None = None,
     affinity: bool | None = None,
+    on_aside: Callable[[Damage, Path | None], None] | None = None,
+    signer: Signer | None = None,
 ) -> list[MatchRow]:
     """Play every missing match of the run in ``out``; return all rows.
 
@@ -326,23 +366,33 @@ def run_tournament(
     (their bots killed by their workers) and the interrupt propagates.
 
     The run directory is locked for the whole run and made private (see
-    :mod:`referee.rundir`); each row stores its record's HMAC.  Raises
+    :mod:`referee.rundir`); each row stores its record's HMAC and SHA-256.  A
+    recorded match whose record is missing or damaged is played again: its row is
+    set aside first (:func:`referee.rundir.set_aside_damage`, which calls
+    ``on_aside``).  ``signer`` (the key the run was made with, see
+    :func:`check_signer`) writes each record's ``.sig`` before its row.  Raises
     :class:`referee.rundir.RunDirError` if another referee holds the run, its
-    database was lost while records remain, or a recorded match's record is missing
-    or disagrees with its row, and :class:`referee.resultsdb.ResultsError` if the
-    database is damaged or cannot be written.
+    database was lost while records remain, or an intact record disagrees with its
+    row, :class:`TournamentError` if ``signer`` is not the run's key, and
+    :class:`referee.resultsdb.ResultsError` if the database is damaged or cannot be
+    written.
     """
     manifest = load_run(out)
+    check_signer(manifest, out, signer)
     with run_lock(out), private_run(out):
         db = open_results(out, create=True)
         try:
-            refuse_damage(out, db.rows())
+            set_aside_damage(out, db, on_aside)
             jobs = jobs_for(manifest, out, db.done_ids(), reuse)
             setting = manifest.config.affinity if affinity is None else affinity
             pin = wanted(setting, 1 if executor is None and concurrency <= 1 else concurrency)
             for row in _results(jobs, concurrency, executor, remote, pin):
                 record = out / "records" / (row.record or f"{row.id}.jsonl")
-                row.record_mac = record_mac(manifest.secret, record.read_bytes())
+                data = record.read_bytes()
+                row.record_mac = record_mac(manifest.secret, data)
+                row.record_sha256 = record_sha256(data)
+                if signer is not None:
+                    signer.sign_file(record)
                 db.add(row)
                 if on_row:
                     on_row(row)

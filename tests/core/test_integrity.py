@@ -264,18 +264,27 @@ def test_a_deleted_record_is_noticed(run: Path) -> None:
     record = some_record(run)
     record.unlink()
     one_error_line(invoke("results", run), f"match {record.stem}", "is missing", "--check")
-    one_error_line(invoke("tournament", "--resume", run, "--quiet"), f"match {record.stem}")
     checked = invoke("results", "--check", run)
     assert checked.exit_code == 1
     assert f"mismatch: match {record.stem}: record {record}" in checked.stdout
+    resumed = invoke("tournament", "--resume", run, "--quiet")  # plays it again
+    assert resumed.exit_code == 0, resumed.output
+    assert f"match {record.stem}: its record {record} is missing: playing it again" in (
+        resumed.stderr
+    )
+    assert record.exists()
+    assert invoke("results", "--check", run).exit_code == 0
 
 
 def test_a_truncated_record_is_noticed(run: Path) -> None:
     record = some_record(run)
     data = record.read_bytes()
     record.write_bytes(data[: len(data) - 5])
-    one_error_line(invoke("results", run), f"match {record.stem}", "truncated")
-    one_error_line(invoke("tournament", "--resume", run, "--quiet"), "truncated")
+    one_error_line(invoke("results", run), f"match {record.stem}", "SHA-256", "--resume")
+    resumed = invoke("tournament", "--resume", run, "--quiet")
+    assert resumed.exit_code == 0, resumed.output
+    assert f"match {record.stem}: its record {record} is damaged" in resumed.stderr
+    assert (run / "records" / "set-aside" / f"{record.stem}.1.jsonl").read_bytes() == data[:-5]
 
 
 def test_a_forged_row_is_noticed(run: Path) -> None:
@@ -316,7 +325,8 @@ def test_check_names_a_record_that_fails_replay(run: Path) -> None:
     deal = lines[chance].split('"outcome":[', 1)[1].split("]", 1)[0].split(",")
     changed = [str((int(deal[0]) + 1) % 10), *deal[1:]]
     edit_line(record, chance, f"[{','.join(deal)}]", f"[{','.join(changed)}]")
-    assert invoke("results", run).exit_code == 0  # the cheap check reads only the end
+    # the SHA-256 stored with the row catches it cheaply
+    one_error_line(invoke("results", run), f"match {record.stem}", "is damaged")
     checked = invoke("results", "--check", run)
     assert checked.exit_code == 1
     out = checked.stdout

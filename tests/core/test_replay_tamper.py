@@ -236,6 +236,7 @@ def test_a_changed_seed(record: list[str], tmp_path: Path) -> None:
     message = rejected(tmp_path, edit(record, result, lambda obj: obj.update(seed=9)))
     assert f"line {first(record, 'chance') + 1} (ply 0)" in message
     assert "does not follow from seed 9" in message
+    assert f"(line {result + 1}, the result)" in message  # the edited line is named too
 
 
 def test_a_changed_seed_caught_by_the_fallbacks(forfeited: list[str], tmp_path: Path) -> None:
