@@ -76,7 +76,7 @@ const RefereeViewer = (() => {
       li.className = kind + (fallback ? " fallback" : "");
       if (seat >= 0) li.style.borderLeftColor = D.colors[seat];
       const who = seat >= 0 ? D.seats[seat] : "chance";
-      li.innerHTML = `<span class="n">${ply}</span>${esc(who)}: ${esc(text === null ? "(hidden)" : text)}${fallback ? " [fallback]" : ""}`;
+      li.innerHTML = `<span class="n">${ply}</span><span class="who">${esc(who)}</span>: ${esc(text === null ? "(hidden)" : text)}${fallback ? " [fallback]" : ""}`;
       li.title = li.textContent;
       const target = kind === "fault" ? ply : ply + 1;
       li.dataset.target = String(target);
