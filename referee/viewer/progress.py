@@ -22,8 +22,8 @@ class Progress:
     ``stream`` defaults to stderr; ``tty`` to whether it is a terminal; ``clock``
     (seconds, monotonic) is for tests.  Use :meth:`update` as a callback, and
     :meth:`close` (or ``with``) at the end.  Quick jobs off a terminal print nothing:
-    the first line comes after :data:`MIN_LINE_S`, and the closing ``N of N`` line only
-    when an earlier line was printed.
+    the first line comes after :data:`MIN_LINE_S`, and a closing ``N of N`` line only
+    when an earlier line was printed (and did not say that already).
     """
 
     def __init__(
@@ -40,7 +40,7 @@ class Progress:
         self.tty = self.stream.isatty() if tty is None else tty
         self.clock = clock
         self.started = self.last_line = clock()
-        self.lines = 0
+        self.lines = self.printed = 0
         self.done = self.total = 0
         self._bar: Any = None
 
@@ -68,6 +68,7 @@ class Progress:
 
     def _line(self, done: int, total: int) -> None:
         self.lines += 1
+        self.printed = done
         click.echo(f"{self.label}: {done} of {total} {self.unit}", file=self.stream)
 
     def _close_bar(self) -> None:
@@ -79,7 +80,7 @@ class Progress:
         """End the bar (a terminal) or print the closing line (if any line came before)."""
         if self.tty:
             self._close_bar()
-        elif self.lines and self.done:
+        elif self.lines and self.done != self.printed:
             self._line(self.done, self.total)
 
     def __enter__(self) -> Progress:
