@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from typing import IO, Any
+from typing import Any, TextIO
 
 import click
 
@@ -31,7 +31,7 @@ class Progress:
         label: str,
         unit: str,
         *,
-        stream: IO[str] | None = None,
+        stream: TextIO | None = None,
         tty: bool | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:

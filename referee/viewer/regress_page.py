@@ -136,9 +136,7 @@ def render_regress_page(summary: Any, history: Sequence[tuple[int, float]]) -> s
     """
     fields = dataclasses.asdict(summary)
     status = fields["status"]
-    rows = "".join(
-        f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in summary_rows(fields)
-    )
+    rows = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in summary_rows(fields))
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         f"<title>regress {_e(fields['game'])}</title><style>{CSS}</style></head><body>"

@@ -275,7 +275,8 @@ def test_roads_and_boats_names_and_legend_fit_the_panel(
           const texts = [...document.querySelectorAll("#board text")].filter((t) => {
             const b = t.getBBox(); return b.x >= panel.x - 1; });
           const outside = texts.filter((t) => { const b = t.getBBox();
-            return b.x + b.width > panel.x + panel.width || b.y + b.height > panel.y + panel.height; });
+            return b.x + b.width > panel.x + panel.width
+              || b.y + b.height > panel.y + panel.height; });
           return {outside: outside.map((t) => t.textContent),
                   all: texts.map((t) => t.textContent).join("\\n")};
         }""")

@@ -39,9 +39,7 @@ def part_of(record: Path, target: Path, lines: int, tail: bytes = b"") -> Path:
 
 def plies_in(path: Path, lines: int) -> int:
     return sum(
-        isinstance(line, (ChanceLine, MoveLine))
-        for n, line in iter_record(path)
-        if n <= lines
+        isinstance(line, (ChanceLine, MoveLine)) for n, line in iter_record(path) if n <= lines
     )
 
 
@@ -64,9 +62,9 @@ def test_roads_and_boats_chance_says_what_it_draws(records: dict[tuple[str, int]
     assert chances[0].startswith("map drawn: ") and "land hexes (" in chances[0]
     assert chances[1].startswith("temple order drawn, closest first: seat ")
     assert not any(t.isdigit() for t in chances)
-    draws = RB.describe_chance([[12, "gold"], [30, "iron"]], SimpleNamespace(step="draw"))
+    draws = RB.describe_chance([[12, "gold"], [30, "iron"]], SimpleNamespace(step="draw"))  # type: ignore[arg-type]
     assert draws == "mine draws: the mine on hex 12 yields gold, the mine on hex 30 yields iron"
-    assert RB.describe_chance(["WOO", "PAS"], SimpleNamespace(step="deal")) == (
+    assert RB.describe_chance(["WOO", "PAS"], SimpleNamespace(step="deal")) == (  # type: ignore[arg-type]
         "land tiles dealt: woods, pasture"
     )
 

@@ -72,7 +72,8 @@ BBOXES = """() => {
   const svg = document.querySelector("svg.llr"), vb = svg.viewBox.baseVal;
   return [...svg.querySelectorAll("text")].map((t) => {
     const b = t.getBBox();
-    return {text: t.textContent, left: b.x, right: b.x + b.width, top: b.y, bottom: b.y + b.height, width: vb.width, height: vb.height};
+    return {text: t.textContent, left: b.x, right: b.x + b.width, top: b.y,
+            bottom: b.y + b.height, width: vb.width, height: vb.height};
   });
 }"""
 
@@ -92,5 +93,5 @@ def test_bound_labels_fit_inside_the_chart(bound: float, browser: Any, tmp_path:
     labels = [b for b in boxes if "(H" in b["text"]]
     assert len(labels) == 2
     for b in boxes:
-        assert 0 <= b["left"] and b["right"] <= b["width"], b
-        assert 0 <= b["top"] and b["bottom"] <= b["height"], b
+        assert b["left"] >= 0 and b["right"] <= b["width"], b
+        assert b["top"] >= 0 and b["bottom"] <= b["height"], b

@@ -180,9 +180,7 @@ class RoadsAndBoatsRenderer(GameRenderer):
         if step == "deal" and isinstance(outcome, list):
             tiles = ", ".join(TERRAIN_WORDS.get(str(t), str(t)) for t in outcome)
             return f"land tiles dealt: {tiles}"
-        if isinstance(outcome, list) and all(
-            isinstance(x, list) and len(x) == 2 for x in outcome
-        ):
+        if isinstance(outcome, list) and all(isinstance(x, list) and len(x) == 2 for x in outcome):
             draws = ", ".join(f"the mine on hex {h} yields {good}" for h, good in outcome)
             return f"mine draws: {draws}" if draws else "mine draws: none"
         if isinstance(outcome, list):
