@@ -8,6 +8,8 @@ import click
 
 from referee.record import RecordError
 from referee.viewer import write_viewer
+from referee.viewer.progress import Progress
+from referee.viewer.timeline import Timeline
 
 
 @click.command("view")
@@ -25,11 +27,39 @@ from referee.viewer import write_viewer
     default=None,
     help="Embed only what this seat saw (shareable without leaking the others' secrets).",
 )
-def view(record: Path, out: Path | None, seat: int | None) -> None:
-    """Write a self-contained HTML replay viewer of RECORD and print its path."""
+@click.option(
+    "--follow",
+    is_flag=True,
+    help="Rewrite the page whenever the record grows, until the game ends (Ctrl-C stops); "
+    "the page reloads itself meanwhile.",
+)
+def view(record: Path, out: Path | None, seat: int | None, follow: bool) -> None:
+    """Write a self-contained HTML replay viewer of RECORD and print its path.
+
+    An unfinished record (RECORD.part, of a running or interrupted game) gives its plies
+    so far, marked unfinished.
+    """
     try:
-        path = write_viewer(record, out, seat)
+        if follow:
+            path = _follow(record, out, seat)
+        else:
+            with Progress(f"view {record.name}", "plies") as progress:
+                path = write_viewer(record, out, seat, on_ply=progress.update)
     except (RecordError, LookupError, ValueError, OSError) as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(2) from None
     click.echo(str(path))
+
+
+def _follow(record: Path, out: Path | None, seat: int | None) -> Path:
+    from referee.viewer.follow import follow
+
+    def written(page: Path, timeline: Timeline) -> None:
+        state = "finished" if timeline.finished else "unfinished, following"
+        click.echo(f"{page}: {timeline.plies} plies ({state})", err=True)
+
+    try:
+        return follow(record, out, seat, on_write=written)
+    except KeyboardInterrupt:
+        click.echo("referee: view --follow interrupted", err=True)
+        raise SystemExit(130) from None

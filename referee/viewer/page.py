@@ -48,7 +48,8 @@ def encode_streams(timeline: Timeline) -> dict[str, Any]:
 
 
 def payload(timeline: Timeline, renderer: GameRenderer) -> dict[str, Any]:
-    """The JSON object a page embeds (everything the page script reads)."""
+    """The JSON object a page embeds (everything the page script reads); ``result`` is
+    ``null`` for an unfinished game, and ``live`` asks the page to reload itself."""
     keys = [key(p) for p in timeline.perspectives]
     first = keys[0]
     header, result = timeline.header, timeline.result
@@ -79,12 +80,18 @@ def payload(timeline: Timeline, renderer: GameRenderer) -> dict[str, Any]:
         "progress_label": renderer.progress_label,
         "static": timeline.static,
         "notes": [[position, notes] for position, notes in timeline.notes],
-        "result": {
-            "scores": result.scores,
-            "ranks": result.ranks,
-            "verdicts": list(result.verdicts),
-            "reason": result.reason,
-        },
+        "result": (
+            {
+                "scores": result.scores,
+                "ranks": result.ranks,
+                "verdicts": list(result.verdicts),
+                "reason": result.reason,
+            }
+            if timeline.finished
+            else None
+        ),
+        "finished": timeline.finished,
+        "live": timeline.live and not timeline.finished,
     }
 
 

@@ -99,9 +99,11 @@ class GameRenderer:
         """The action (JSON builtins, possibly redacted for a seat) in words."""
         return generic_action(action)
 
-    def describe_chance(self, outcome: Any) -> str:
-        """A chance outcome (JSON, possibly redacted) in words."""
-        return "chance: " + msgspec.json.encode(outcome).decode()
+    def describe_chance(self, outcome: Any, state: State | None = None) -> str:
+        """A chance outcome (JSON, possibly redacted) in words; ``state`` is the position
+        the outcome applies to (read-only; ``None`` when unknown).  The page already
+        labels the line ``chance``, so the text does not repeat it."""
+        return msgspec.json.encode(outcome).decode()
 
     def script_text(self) -> str:
         """The source of this game's drawing script (package data; empty if none)."""

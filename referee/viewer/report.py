@@ -24,6 +24,7 @@ from referee.resultsdb import MatchRow, ResultsDB, ResultsError
 from referee.standings import pairwise_data, ratings, seat_advantage, standings
 from referee.tournament import TournamentError, load_run
 from referee.viewer import default_output, write_viewer
+from referee.viewer.progress import Progress
 from referee.viewer.render import SEAT_COLORS
 
 MAX_RATING_POINTS = 120
@@ -215,8 +216,11 @@ def match_table(run: Path, out: Path, rows: Sequence[MatchRow], make_viewers: bo
         "<table class='matches'><tr><th>match</th><th>bots (seat order)</th><th>scores</th>"
         "<th>ranks</th><th>verdicts</th><th>plies</th><th>viewer</th></tr>"
     ]
-    for row in rows:
-        record = record_path(run, row)
+    records = [record_path(run, row) for row in rows]
+    todo = sum(1 for r in records if r is not None and not default_output(r).exists())
+    progress = Progress(f"viewers of {run.name}", "viewers")
+    made = 0
+    for row, record in zip(rows, records, strict=True):
         link = "no record"
         if record is not None:
             viewer = default_output(record)
@@ -225,6 +229,8 @@ def match_table(run: Path, out: Path, rows: Sequence[MatchRow], make_viewers: bo
                     write_viewer(record, viewer)
                 except (RecordError, LookupError, ValueError, OSError) as exc:
                     link = f'<span class="bad">{_e(exc)}</span>'
+                made += 1
+                progress.update(made, todo)
             if viewer.exists():
                 rel = Path(_relative(viewer, out.parent))
                 link = f'<a href="{_e(rel.as_posix())}">view</a>'
@@ -238,6 +244,7 @@ def match_table(run: Path, out: Path, rows: Sequence[MatchRow], make_viewers: bo
             f"<td>{_e(', '.join(f'{s:g}' for s in row.scores))}</td>"
             f"<td>{_e(row.ranks)}</td><td>{verdicts}</td><td>{row.plies}</td><td>{link}</td></tr>"
         )
+    progress.close()
     return "".join(lines) + "</table>"
 
 

@@ -10,19 +10,21 @@ Frame ``p`` is the position before ply ``p``; frame ``plies`` is the final posit
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from referee.engine import Game, State
-from referee.games import get_game
+from referee.engine import CHANCE, Game, GameError, State
+from referee.games import UnknownGame, get_game
 from referee.record import (
     ChanceLine,
     FaultLine,
     Header,
     MoveLine,
+    RecordError,
     RecordLine,
     ResultLine,
     iter_record,
@@ -39,6 +41,52 @@ def _open(path: str | os.PathLike[str]) -> tuple[Iterator[tuple[int, RecordLine]
     if not isinstance(header, Header):
         raise ReplayError(f"{path}: expected a header line first")
     return lines, header, get_game(header.game)
+
+
+_decoder = msgspec.json.Decoder(RecordLine)
+
+
+class EmptyRecord(RecordError):
+    """A record file without a whole line yet (a game whose first lines are still
+    in its writer's buffer)."""
+
+
+def read_lines(path: str | os.PathLike[str]) -> tuple[list[tuple[int, RecordLine]], bool]:
+    """Every whole line of a record, finished or not, and whether it is finished (holds
+    a result line).  A record still being written (``game.jsonl.part``) may end in
+    half a line: that part is left for the next read.
+
+    Raises :class:`RecordError` for an unreadable file or a line that is not a record
+    line, :class:`EmptyRecord` for a file without a whole line.
+    """
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read: {exc.strerror}") from None
+    whole = data[: data.rfind(b"\n") + 1]
+    if not whole:
+        raise EmptyRecord(f"{path}: empty record (no whole line yet)")
+    out: list[tuple[int, RecordLine]] = []
+    for number, raw in enumerate(whole.split(b"\n")[:-1], start=1):
+        try:
+            out.append((number, _decoder.decode(raw)))
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise RecordError(f"{path}: line {number}: not a record line: {exc}") from None
+    return out, any(isinstance(line, ResultLine) for _, line in out)
+
+
+def live_path(path: str | os.PathLike[str]) -> Path:
+    """The file to read for the record ``path``: ``path`` itself if it exists, else its
+    ``.part`` while the game is being written; for ``game.jsonl.part``, the finished
+    ``game.jsonl`` once the writer has renamed it."""
+    p = Path(path)
+    if p.exists():
+        return p
+    if p.name.endswith(".part"):
+        done = p.with_name(p.name.removesuffix(".part"))
+        return done if done.exists() else p
+    part = p.with_name(p.name + ".part")
+    return part if part.exists() else p
 
 
 Perspective = int | None
@@ -76,6 +124,11 @@ class Timeline:
     progress: dict[str, list[list[float]]] = field(default_factory=dict)
     notes: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     """``(position, notes)`` wherever the renderer's tracker notes change."""
+    finished: bool = True
+    """False for a record without its result line (a game still running or
+    interrupted): ``result`` is then empty and the frames stop at the last ply."""
+    live: bool = False
+    """True when the page should reload itself while unfinished (``view --follow``)."""
 
 
 def _builtins(value: Any) -> Any:
@@ -87,18 +140,33 @@ def build_timeline(
     perspectives: Sequence[Perspective] | None = None,
     *,
     verify: bool = True,
+    on_ply: Callable[[int, int], None] | None = None,
 ) -> tuple[Timeline, GameRenderer]:
     """Replay the record at ``path`` and collect its frames for ``perspectives``
     (default: omniscient and every seat).
 
-    The record is first verified with :func:`referee.replay.replay` (raises its
-    :class:`RecordError`/:class:`ReplayError`); a game without a drawing module gets
-    the generic one (frames shown as text);
-    :class:`ValueError` for a seat out of range.
+    A finished record is first verified with :func:`referee.replay.replay` (raises its
+    :class:`RecordError`/:class:`ReplayError`).  An unfinished one (no result line:
+    a ``.part`` file of a running or interrupted game) gives its plies so far, each
+    checked as it is walked (ply order, who is to move, legality, possible chance
+    outcomes; :class:`ReplayError` naming the line), with ``finished`` false.  A game
+    without a drawing module gets the generic one (frames shown as text);
+    :class:`ValueError` for a seat out of range.  ``on_ply(done, total)`` is called
+    as the plies are walked (for a progress bar).
     """
-    if verify:
+    numbered, finished = read_lines(path)
+    if verify and finished:
         replay(path, unchecked_chance=True)
-    lines, header, game = _open(path)
+    checked = verify and not finished
+    header = numbered[0][1]
+    if not isinstance(header, Header):
+        raise ReplayError(f"{path}: line 1: expected a header line first")
+    try:
+        game = get_game(header.game)
+    except UnknownGame as exc:
+        raise ReplayError(f"{path}: line 1: {exc}") from None
+    lines = iter(numbered[1:])
+    total = sum(1 for _, line in numbered if isinstance(line, (ChanceLine, MoveLine)))
     try:
         renderer = renderer_for(game)
     except LookupError:  # no drawing: the page shows each frame's fields as text
@@ -110,8 +178,11 @@ def build_timeline(
     for p in wanted:
         if p is not None and not 0 <= p < seats:
             raise ValueError(f"seat {p} out of range: the record has {seats} seats")
-    state = game.new_game(seats, game.parse_options(header.options))
-    timeline = Timeline(header, ResultLine([], [], []), 0, wanted, {})
+    try:
+        state = game.new_game(seats, game.parse_options(header.options))
+    except GameError as exc:
+        raise ReplayError(f"{path}: line 1: {exc}") from None
+    timeline = Timeline(header, ResultLine([], [], []), 0, wanted, {}, finished=finished)
     for p in wanted:
         timeline.frames[key(p)] = []
         timeline.progress[key(p)] = []
@@ -128,9 +199,34 @@ def build_timeline(
             if not timeline.notes or timeline.notes[-1][1] != notes:
                 timeline.notes.append((len(timeline.frames[key(first)]) - 1, notes))
 
+    def check(number: int, line: ChanceLine | MoveLine) -> None:
+        """The checks :func:`replay` makes of a finished record, for an unfinished one."""
+
+        def fail(what: str) -> ReplayError:
+            return ReplayError(f"{path}: line {number} (ply {ply}): {what}")
+
+        if line.ply != ply:
+            raise fail(f"expected ply {ply}, found {line.ply}")
+        to_move = state.to_move()
+        if isinstance(line, ChanceLine):
+            if to_move != CHANCE:
+                raise fail(f"expected a move by seat {to_move}, found a chance outcome")
+            return
+        if to_move < 0:
+            raise fail(f"expected {'a chance outcome' if to_move == CHANCE else 'no move'}")
+        if line.seat != to_move:
+            raise fail(f"expected a move by seat {to_move}, found seat {line.seat}")
+        if game.decode_action(line.action) not in state.legal_actions():
+            raise fail(f"action {msgspec.json.encode(line.action).decode()} is not legal here")
+
     ply = 0
     snapshot(state)
-    for _, line in lines:
+    for number, line in lines:
+        if checked and isinstance(line, (ChanceLine, MoveLine)):
+            try:
+                check(number, line)
+            except GameError as exc:
+                raise ReplayError(f"{path}: line {number} (ply {ply}): {exc}") from None
         if isinstance(line, ResultLine):
             timeline.result = line
             break
@@ -144,9 +240,12 @@ def build_timeline(
             texts: dict[str, str | None] = {}
             for p in wanted:
                 seen = line.outcome if p is None else state.observe_chance(line.outcome, p)
-                texts[key(p)] = None if seen is None else renderer.describe_chance(seen)
+                texts[key(p)] = None if seen is None else renderer.describe_chance(seen, state)
             timeline.entries.append(Entry(line.ply, "chance", -1, texts))
-            state.apply_chance(line.outcome)
+            try:
+                state.apply_chance(line.outcome)
+            except GameError as exc:
+                raise ReplayError(f"{path}: line {number} (ply {ply}): {exc}") from None
         elif isinstance(line, MoveLine):
             action = game.decode_action(line.action)
             texts = {}
@@ -165,6 +264,8 @@ def build_timeline(
             continue
         ply += 1
         snapshot(state)
+        if on_ply is not None:
+            on_ply(ply, total)
     timeline.plies = ply
     timeline.static = renderer.static(state)
     return timeline, renderer

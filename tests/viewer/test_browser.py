@@ -121,10 +121,13 @@ def test_controls_keys_and_move_list(
         assert page.evaluate("RefereeViewer.position()") == 7
         assert page.locator("#moves li.fault").count() == 1
         assert page.locator("#moves li.fallback").count() >= 1
+        assert page.locator("table.result tr").count() == 0  # no spoilers before the end
+        page.click("#last")
         assert page.locator("table.result tr").count() == 4
+        page.click("#first")
         page.select_option("#speed", "40")
         page.click("#play")
-        page.wait_for_function("RefereeViewer.position() > 9", timeout=5000)
+        page.wait_for_function("RefereeViewer.position() > 3", timeout=5000)
         page.click("#play")
         assert errors == []
     finally:
@@ -186,5 +189,105 @@ def test_a_seat_page_steps_through_every_ply(
         assert out["series"] == seats
         for ply in (0, len(frames) // 2, len(frames) - 1):
             assert out["counts"][str(ply)] == expected_pieces(game, frames[ply]), ply
+    finally:
+        page.close()
+
+
+def test_chart_and_result_wait_for_the_game_to_reach_them(
+    browser: Any, records: dict[tuple[str, int], Path], tmp_path: Path
+) -> None:
+    html = write_viewer(records[("manila", 3)], tmp_path / "m.html")
+    page, errors = open_page(browser, html)
+    points = "[...document.querySelectorAll('#chart polyline.series')].map((p) => p.points.length)"
+    try:
+        plies = page.evaluate("RefereeViewer.data().plies")
+        assert page.evaluate(points) == [1, 1, 1]  # ply 0: nothing of the game yet
+        assert page.locator("table.result").count() == 0
+        assert "shows at the end" in page.inner_text("#result")
+        page.evaluate("RefereeViewer.goto(10)")
+        assert page.evaluate(points) == [11, 11, 11]
+        page.check("#spoilers")
+        assert page.evaluate(points) == [plies + 1] * 3
+        assert page.locator("table.result tr").count() == 4
+        page.uncheck("#spoilers")
+        assert page.locator("table.result").count() == 0
+        page.click("#last")
+        assert page.evaluate(points) == [plies + 1] * 3
+        assert page.locator("table.result tr").count() == 4
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_a_followed_page_reloads_and_keeps_the_readers_place(
+    browser: Any, records: dict[tuple[str, int], Path], tmp_path: Path
+) -> None:
+    record = records[("puerto-rico", 3)]
+    raw = record.read_bytes().split(b"\n")
+    part = tmp_path / "g.jsonl.part"
+    part.write_bytes(b"\n".join(raw[:30]) + b"\n")
+    html = write_viewer(part, tmp_path / "g.html", live=True)
+    page, errors = open_page(browser, html)
+    try:
+        first = page.evaluate("RefereeViewer.data().plies")
+        assert "unfinished" in page.inner_text("#status") and page.title().startswith("(unf")
+        page.select_option("#perspective", "1")
+        page.evaluate("RefereeViewer.goto(7)")
+        part.write_bytes(b"\n".join(raw[:60]) + b"\n")
+        write_viewer(part, html, live=True)
+        page.wait_for_function(f"window.RefereeViewer && RefereeViewer.data().plies > {first}")
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.evaluate("RefereeViewer.position()") == 7
+        assert page.evaluate("RefereeViewer.perspective()") == "1"
+        second = page.evaluate("RefereeViewer.data().plies")
+        page.evaluate(f"RefereeViewer.goto({second})")  # at the end: follow the game
+        write_viewer(record, html)  # the game finished
+        page.wait_for_function("window.RefereeViewer && RefereeViewer.data().finished")
+        page.wait_for_selector("body[data-ready='1']")
+        final = page.evaluate("RefereeViewer.data().plies")
+        assert page.evaluate("RefereeViewer.position()") == final > second
+        assert page.locator("table.result tr").count() == 4
+        assert page.inner_text("#status") == ""
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_roads_and_boats_names_and_legend_fit_the_panel(
+    browser: Any, records: dict[tuple[str, int], Path], tmp_path: Path
+) -> None:
+    from referee.record import Header, RecordWriter, SeatInfo, iter_record
+
+    lines = [line for _, line in iter_record(records[("roads-and-boats", 4)])]
+    header = lines[0]
+    assert isinstance(header, Header)
+    names = [f"roads_and_boats_bot_with_a_long_name#{s}" for s in range(4)]
+    header.seats = [SeatInfo(n, s.command) for n, s in zip(names, header.seats, strict=True)]
+    with RecordWriter(tmp_path / "long.jsonl", fsync=False) as writer:
+        for line in lines[:-1]:
+            writer.write(line)
+        record = writer.finish(lines[-1])  # type: ignore[arg-type]
+    page, errors = open_page(browser, write_viewer(record, tmp_path / "long.html"))
+    try:
+        page.evaluate("RefereeViewer.goto(RefereeViewer.data().plies)")
+        out = page.evaluate("""() => {
+          const panel = document.querySelector("#board rect.panel").getBBox();
+          const texts = [...document.querySelectorAll("#board text")].filter((t) => {
+            const b = t.getBBox(); return b.x >= panel.x - 1; });
+          const outside = texts.filter((t) => { const b = t.getBBox();
+            return b.x + b.width > panel.x + panel.width
+              || b.y + b.height > panel.y + panel.height; });
+          return {outside: outside.map((t) => t.textContent),
+                  all: texts.map((t) => t.textContent).join("\\n")};
+        }""")
+        assert out["outside"] == []
+        for seat, name in enumerate(names):
+            assert f"{seat}: {name}" in out["all"]
+        for word in ("river", "road", "bridge", "wall", "home", "woodcutter", "steamer factory"):
+            assert word in out["all"]
+        first_chance = page.locator("#moves li.chance").first.inner_text()
+        assert "chance: map drawn:" in first_chance and "chance: chance" not in first_chance
+        page.screenshot(path=str(tmp_path / "long.png"), full_page=True)
+        assert errors == []
     finally:
         page.close()

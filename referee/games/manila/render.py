@@ -77,7 +77,7 @@ class ManilaRenderer(GameRenderer):
             return ("mortgages" if kind == "mortgage" else "redeems") + what
         return generic_action(action)
 
-    def describe_chance(self, outcome: Any) -> str:
+    def describe_chance(self, outcome: Any, state: State | None = None) -> str:
         """Deals and dice in words (hidden hands as ``?``)."""
         if (
             isinstance(outcome, list)
@@ -90,7 +90,7 @@ class ManilaRenderer(GameRenderer):
             return "dice: " + ", ".join(f"{g} {v}" for g, v in outcome.items())
         if isinstance(outcome, list):
             return "dice: " + ", ".join(str(v) for v in outcome)
-        return f"chance: {outcome}"
+        return str(outcome)
 
 
 RENDERER = ManilaRenderer()

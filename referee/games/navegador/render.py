@@ -94,11 +94,11 @@ class NavegadorRenderer(GameRenderer):
             return "ends the action"
         return generic_action(action)
 
-    def describe_chance(self, outcome: Any) -> str:
+    def describe_chance(self, outcome: Any, state: State | None = None) -> str:
         """Tile reveals and other draws."""
         if isinstance(outcome, list):
             return "tiles revealed: " + ", ".join(str(x) for x in outcome)
-        return f"chance: {outcome}"
+        return str(outcome)
 
 
 RENDERER = NavegadorRenderer()

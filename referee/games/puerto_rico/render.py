@@ -88,7 +88,7 @@ class PuertoRicoRenderer(GameRenderer):
                 pass
         return generic_action(action)
 
-    def describe_chance(self, outcome: Any) -> str:
+    def describe_chance(self, outcome: Any, state: State | None = None) -> str:
         """Plantation draws by tile name."""
         names = D.TILE_NAMES
 
@@ -99,7 +99,7 @@ class PuertoRicoRenderer(GameRenderer):
             return "plantations drawn: " + ", ".join(name(x) for x in outcome)
         if isinstance(outcome, int):
             return f"plantation drawn: {name(outcome)}"
-        return f"chance: {outcome}"
+        return str(outcome)
 
 
 RENDERER = PuertoRicoRenderer()

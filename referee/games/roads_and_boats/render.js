@@ -7,6 +7,16 @@
   const GOOD = { trunk: "#7b4a1e", board: "#d8ae72", paper: "#fafaf5", goose: "#ffffff", clay: "#c8643c", stone: "#8e8e8e", fuel: "#222222", iron: "#5f7282", gold: "#f2c200", coins: "#d9a400", stock: "#3a7d44" };
   const WATER = { raft: 1, rowboat: 1, steamer: 1 };
   const ANG = [-90, -30, 30, 90, 150, 210];
+  /* Building letters on the map, one code per kind (the legend lists them). */
+  const BUILDING_CODE = {
+    woodcutter: "WC", quarry: "QY", clay_pit: "CP", mine: "MN", oil_rig: "OR", sawmill: "SM",
+    coal_burner: "CB", papermill: "PM", stone_factory: "SF", mint: "MT", stock_exchange: "SX",
+    wagon_factory: "WF", truck_factory: "TF", raft_factory: "RF", rowboat_factory: "RBF",
+    steamer_factory: "STF",
+  };
+  const code = (kind) => BUILDING_CODE[kind] || String(kind).split("_").map((w) => w[0]).join("").toUpperCase().slice(0, 3);
+  /* A name cut to n characters with an ellipsis (the whole name in a tooltip). */
+  const fit = (name, n) => (String(name).length > n ? String(name).slice(0, n - 1) + "…" : String(name));
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
   const T = (x, y, s, o = {}) => `<text x="${x}" y="${y}" font-size="${o.size || 12}" text-anchor="${o.anchor || "start"}" fill="${o.fill || "#1d232a"}"${o.weight ? ` font-weight="${o.weight}"` : ""}>${esc(s)}</text>`;
   const rad = (a) => a * Math.PI / 180;
@@ -116,7 +126,7 @@
       const q = pt(place);
       if (!q) continue;
       const x = q[0], y = q[1];
-      const abbr = String(kind).split("_").map((w) => w[0]).join("").toUpperCase().slice(0, 3);
+      const abbr = code(kind);
       s += `<g class="building" data-kind="${esc(kind)}"><rect x="${x - 13}" y="${y - 22}" width="26" height="16" rx="3" fill="#fdf6e3" stroke="${owner >= 0 ? ctx.colors[owner] : "#333"}" stroke-width="2"/>` + T(x, y - 10, abbr, { anchor: "middle", size: 9, weight: 700 });
       if (kind === "mine") s += T(x + 16, y - 10, `${bagGold}g${bagIron}i`, { size: 8 });
       s += `<title>${esc(kind)}</title></g>`;
@@ -158,27 +168,46 @@
     return s;
   }
 
-  function panel(f, ctx, st, x, y, h) {
-    let s = `<rect x="${x}" y="${y}" width="300" height="${h}" rx="8" fill="#f6efe0" stroke="#7a6a50"/>`;
-    s += T(x + 10, y + 22, `turn ${f.turn} · ${f.stage} · ${f.step}`, { size: 13, weight: 700 });
-    const seq = arr(f.sequence).map((q) => ctx.seats[q]).join(" → ");
-    s += T(x + 10, y + 42, `order: ${seq}`.slice(0, 48), { size: 11 });
-    s += T(x + 10, y + 58, `temple: ${arr(f.temple).map((q) => ctx.seats[q]).join(", ")}`.slice(0, 48), { size: 11 });
+  const dot = (x, y, seat, ctx) => `<circle cx="${x}" cy="${y}" r="5" fill="${ctx.colors[seat]}"/>`;
+  /* Seats as numbered dots in a row (the turn order, the temple queue). */
+  function seatRow(list, x, y, ctx, sep) {
+    let s = "";
+    arr(list).forEach((q, k) => {
+      const cx = x + k * 40;
+      s += dot(cx + 5, y - 4, q, ctx) + T(cx + 13, y, `${q}${k < list.length - 1 ? sep : ""}`, { size: 11 });
+    });
+    return s;
+  }
+
+  /* The side panel; returns [svg, height used]. */
+  function panel(f, ctx, st, x, y) {
+    let s = T(x + 10, y + 22, `turn ${f.turn} · ${f.stage} · ${f.step}`, { size: 13, weight: 700 });
+    // seats: the whole name once, the rest of the panel refers to seats by colour
+    let yy = y + 42;
+    ctx.seats.forEach((name, seat) => {
+      s += `<g class="seat-name">${dot(x + 16, yy - 4, seat, ctx)}${T(x + 26, yy, `${seat}: ${fit(name, 44)}`, { size: 11 })}<title>${esc(name)}</title></g>`;
+      yy += 15;
+    });
+    yy += 4;
+    s += T(x + 10, yy, "order:", { size: 11 }) + seatRow(f.sequence, x + 60, yy, ctx, " →");
+    yy += 16;
+    s += T(x + 10, yy, "temple:", { size: 11 }) + seatRow(f.temple, x + 60, yy, ctx, ",");
     // wonder: rows of bricks, bottom row first
     const wonder = arr(f.wonder), perRow = 8, bw = 30, bh = 12;
     const rows = Math.max(4, Math.ceil(wonder.length / perRow));
-    const wy = y + 80 + rows * (bh + 2);
-    s += T(x + 10, y + 76, `wonder (${wonder.length} bricks, ${f.neutral_left ?? "?"} neutral left)`, { size: 11, weight: 700 });
+    yy += 20;
+    s += T(x + 10, yy, `wonder (${wonder.length} bricks, ${f.neutral_left ?? "?"} neutral left)`, { size: 11, weight: 700 });
+    const wy = yy + 4 + rows * (bh + 2);
     wonder.forEach((owner, k) => {
       const r = Math.floor(k / perRow), c = k % perRow;
       const col = owner >= 0 ? ctx.colors[owner] : "#b9b2a3";
       s += `<rect class="brick" x="${x + 20 + c * (bw + 2) + (r % 2) * 8}" y="${wy - (r + 1) * (bh + 2)}" width="${bw}" height="${bh}" fill="${col}" stroke="#5b4a3a"/>`;
     });
-    let yy = wy + 20;
+    yy = wy + 20;
     s += T(x + 10, yy, "research", { size: 11, weight: 700 });
     arr(f.research).forEach((list, seat) => {
       yy += 16;
-      s += `<circle cx="${x + 16}" cy="${yy - 4}" r="5" fill="${ctx.colors[seat]}"/>` + T(x + 26, yy, arr(list).join(", ") || "—", { size: 10.5 });
+      s += dot(x + 16, yy - 4, seat, ctx) + T(x + 26, yy, fit(arr(list).join(", ") || "—", 48), { size: 10.5 });
     });
     yy += 22;
     s += T(x + 10, yy, "transporters", { size: 11, weight: 700 });
@@ -186,7 +215,7 @@
       yy += 16;
       const kinds = {};
       arr(f.transporters).filter((u) => u[1] === seat).forEach((u) => { kinds[u[2]] = (kinds[u[2]] || 0) + 1; });
-      s += `<circle cx="${x + 16}" cy="${yy - 4}" r="5" fill="${ctx.colors[seat]}"/>` + T(x + 26, yy, `${name.slice(0, 16)}: ` + Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(", "), { size: 10.5 });
+      s += dot(x + 16, yy - 4, seat, ctx) + T(x + 26, yy, fit(Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(", ") || "none", 48), { size: 10.5 });
     });
     yy += 24;
     s += T(x + 10, yy, "goods", { size: 11, weight: 700 });
@@ -194,13 +223,39 @@
       const gx = x + 14 + (k % 4) * 70, gy = yy + 14 + Math.floor(k / 4) * 16;
       s += `<rect x="${gx}" y="${gy - 8}" width="8" height="8" fill="${GOOD[g]}" stroke="#111" stroke-width="0.6"/>` + T(gx + 12, gy, g, { size: 10 });
     });
-    yy += 70;
+    yy += 14 + Math.ceil(st.goods.length / 4) * 16 + 8;
     s += T(x + 10, yy, "terrain", { size: 11, weight: 700 });
     Object.entries(TERRAIN_NAME).forEach(([k, name], i) => {
       const gx = x + 14 + (i % 3) * 92, gy = yy + 14 + Math.floor(i / 3) * 16;
       s += `<rect x="${gx}" y="${gy - 9}" width="12" height="10" fill="${TERRAIN[k]}" stroke="#333"/>` + T(gx + 16, gy, name, { size: 10 });
     });
-    return s;
+    yy += 14 + 2 * 16 + 8;
+    s += `<g class="legend-map">` + T(x + 10, yy, "map", { size: 11, weight: 700 });
+    const own = ctx.colors[0];
+    const keys = [
+      [`<line x1="0" y1="0" x2="20" y2="0" stroke="#2f7fd1" stroke-width="6" stroke-linecap="round"/>`, "river"],
+      [`<line x1="0" y1="0" x2="20" y2="0" stroke="#5b3a1a" stroke-width="4" stroke-linecap="round"/>`, "road"],
+      [`<line x1="0" y1="0" x2="20" y2="0" stroke="#5b3a1a" stroke-width="3" stroke-dasharray="5 3"/>`, "road on a river bank"],
+      [`<rect x="2" y="-3" width="16" height="6" fill="#6d4c2f" stroke="#111"/>`, "bridge"],
+      [`<line x1="0" y1="0" x2="20" y2="0" stroke="${own}" stroke-width="8" stroke-linecap="round"/>` + T(10, 3, "2", { anchor: "middle", size: 9, fill: "#fff", weight: 700 }), "wall, owner's colour (number: tokens)"],
+      [`<path d="M-1,3 L10,-7 L21,3 L21,9 L-1,9 Z" transform="translate(3 -1) scale(0.7)" fill="${own}" stroke="#111"/>`, "home"],
+      [`<circle cx="10" cy="0" r="5" fill="${own}" stroke="#111"/><rect x="20" y="-4" width="14" height="8" rx="2" fill="${own}" stroke="#111"/>`, "donkey, wagon / truck", 56],
+      [`<path d="M1,-3 L19,-3 L15,4 L5,4 Z" fill="${own}" stroke="#111"/><circle cx="26" cy="-4" r="2" fill="#111"/>`, "boat; black dot: moved this turn", 48],
+    ];
+    keys.forEach(([glyphSvg, label, dx], i) => {
+      const gy = yy + 16 + i * 16;
+      s += `<g transform="translate(${x + 14} ${gy - 4})">${glyphSvg}</g>` + T(x + 14 + (dx || 28), gy, label, { size: 10 });
+    });
+    yy += 16 + keys.length * 16 + 6;
+    s += T(x + 10, yy, "buildings (border: owner's colour)", { size: 10.5, weight: 700 });
+    Object.entries(BUILDING_CODE).forEach(([kind, c], i) => {
+      const gx = x + 14 + (i % 2) * 140, gy = yy + 16 + Math.floor(i / 2) * 15;
+      s += `<rect x="${gx}" y="${gy - 10}" width="24" height="13" rx="2" fill="#fdf6e3" stroke="#333"/>` + T(gx + 12, gy, c, { anchor: "middle", size: 8.5, weight: 700 }) + T(gx + 29, gy, kind === "mine" ? "mine (2g1i: gold, iron)" : kind.replace(/_/g, " "), { size: 10 });
+    });
+    yy += 16 + Math.ceil(Object.keys(BUILDING_CODE).length / 2) * 15;
+    s += "</g>";
+    const h = yy - y + 6;
+    return [`<rect class="panel" x="${x}" y="${y}" width="300" height="${h}" rx="8" fill="#f6efe0" stroke="#7a6a50"/>` + s, h];
   }
 
   function draw(f, ctx) {
@@ -208,10 +263,11 @@
     if (!L) return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 60"><text x="10" y="30">no map geometry: ${esc(st.layout_error || "")}</text></svg>`;
     const [x0, y0, x1, y1] = L.box;
     const mw = x1 - x0, mh = y1 - y0;
-    const H = Math.max(mh, 620), W = mw + 320;
+    const [side, sideH] = panel(f, ctx, st, mw + 10, 6);
+    const H = Math.max(mh, sideH + 12), W = mw + 320;
     let s = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W.toFixed(0)} ${H.toFixed(0)}" font-family="system-ui, sans-serif"><rect width="100%" height="100%" fill="#eef3f6"/>`;
     s += `<g class="map" transform="translate(${(-x0).toFixed(1)} ${(-y0).toFixed(1)})">` + mapLayer(f, ctx, st, L) + piecesLayer(f, ctx, st, L) + "</g>";
-    s += panel(f, ctx, st, mw + 10, 6, H - 12);
+    s += side;
     return s + "</svg>";
   }
 

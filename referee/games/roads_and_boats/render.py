@@ -10,7 +10,9 @@ defensively, since the view grows as the engine does.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections import Counter
 from typing import Any
 
 from referee.engine import State
@@ -158,11 +160,58 @@ class RoadsAndBoatsRenderer(GameRenderer):
                 pass
         return generic_action(action)
 
-    def describe_chance(self, outcome: Any) -> str:
-        """Map draws, mine draws and other chance outcomes."""
-        return "chance: " + (
-            ", ".join(str(x) for x in outcome) if isinstance(outcome, list) else str(outcome)
-        )
+    def describe_chance(self, outcome: Any, state: State | None = None) -> str:
+        """What a chance outcome means, by the step it is drawn at (``state``): the
+        map drawn from its seed, the temple order, the land tiles dealt, the rivers of a
+        drafted map, the mines' draws; anything else field by field."""
+        step = getattr(state, "step", None)
+        seats = getattr(state, "seats", 0)
+        if step in ("map", "rivers") and isinstance(outcome, int):
+            what = "map drawn" if step == "map" else "rivers drawn"
+            if step == "map":
+                try:
+                    return f"{what}: {map_summary(*W.generate_map(seats, outcome))}"
+                except (W.MapError, ValueError):
+                    pass
+            return f"{what} (seed {outcome})"
+        if step == "setup" and isinstance(outcome, list):
+            order = ", ".join(f"seat {s}" for s in outcome)
+            return f"temple order drawn, closest first: {order}"
+        if step == "deal" and isinstance(outcome, list):
+            tiles = ", ".join(TERRAIN_WORDS.get(str(t), str(t)) for t in outcome)
+            return f"land tiles dealt: {tiles}"
+        if isinstance(outcome, list) and all(isinstance(x, list) and len(x) == 2 for x in outcome):
+            draws = ", ".join(f"the mine on hex {h} yields {good}" for h, good in outcome)
+            return f"mine draws: {draws}" if draws else "mine draws: none"
+        if isinstance(outcome, list):
+            return ", ".join(str(x) for x in outcome)
+        return str(outcome)
+
+
+TERRAIN_WORDS = {
+    D.WOODS: "woods",
+    D.PASTURE: "pasture",
+    D.ROCK: "rock",
+    D.MOUNTAIN: "mountains",
+    D.DESERT: "desert",
+    D.SEA: "sea",
+}
+"""Terrain codes in words."""
+
+
+@functools.lru_cache(maxsize=16)
+def map_summary(name: str, spec: str) -> str:
+    """A map in words: its land hexes by terrain and its river hexes, and its name
+    (which holds the seat count and seed of a generated map).  Raises :class:`W.MapError`
+    for a spec that does not parse."""
+    hexes = W.parse_spec(spec)
+    land = [h for h in hexes if h.land]
+    counts = Counter(h.terrain for h in land)
+    terrains = ", ".join(
+        f"{counts[t]} {TERRAIN_WORDS.get(t, t)}" for t in TERRAIN_WORDS if counts[t]
+    )
+    rivers = sum(1 for h in land if h.rivers)
+    return f"{len(land)} land hexes ({terrains}), {rivers} with rivers; map {name}"
 
 
 RENDERER = RoadsAndBoatsRenderer()

@@ -4,9 +4,10 @@
 const RefereeViewer = (() => {
   const games = {};
   const KEY_EVERY = 32;
+  const RELOAD_MS = 1500;
   const streams = {};
   let D = null, pos = 0, persp = null, timer = null, moveItems = [], plyItem = new Map();
-  let current = null;
+  let current = null, resultShown = null;
   const $ = (id) => document.getElementById(id);
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
 
@@ -75,7 +76,7 @@ const RefereeViewer = (() => {
       li.className = kind + (fallback ? " fallback" : "");
       if (seat >= 0) li.style.borderLeftColor = D.colors[seat];
       const who = seat >= 0 ? D.seats[seat] : "chance";
-      li.innerHTML = `<span class="n">${ply}</span>${esc(who)}: ${esc(text === null ? "(hidden)" : text)}${fallback ? " [fallback]" : ""}`;
+      li.innerHTML = `<span class="n">${ply}</span><span class="who">${esc(who)}</span>: ${esc(text === null ? "(hidden)" : text)}${fallback ? " [fallback]" : ""}`;
       li.title = li.textContent;
       const target = kind === "fault" ? ply : ply + 1;
       li.dataset.target = String(target);
@@ -89,11 +90,19 @@ const RefereeViewer = (() => {
 
   function progressOf(k) { return D.progress[k] || D.progress[D.perspectives[0]]; }
 
-  function buildChart() {
+  /* Whether the chart and the result show the whole game: the "show the whole game"
+     box, or the final position of a finished game (no spoilers before the end). */
+  function revealed() { return $("spoilers").checked || (D.finished && pos >= D.plies); }
+
+  /* The chart up to the current ply (the whole game when revealed): the value axis
+     spans only the plies shown, so it gives nothing away either. */
+  function drawChart() {
     const series = progressOf(persp);
     const W = 800, H = 200, L = 44, R = 10, T = 10, B = 22;
+    const upto = revealed() ? series.length - 1 : Math.min(pos, series.length - 1);
+    const shown = series.slice(0, upto + 1);
     let lo = Infinity, hi = -Infinity;
-    for (const row of series) for (const v of row) { if (v < lo) lo = v; if (v > hi) hi = v; }
+    for (const row of shown) for (const v of row) { if (v < lo) lo = v; if (v > hi) hi = v; }
     if (!isFinite(lo)) { lo = 0; hi = 1; }
     if (hi === lo) hi = lo + 1;
     const n = Math.max(1, series.length - 1);
@@ -107,24 +116,36 @@ const RefereeViewer = (() => {
     s += `<text x="${W - R}" y="${H - 6}" font-size="11" text-anchor="end" fill="#6b7280">ply ${series.length - 1}</text>`;
     const seats = series.length ? series[0].length : 0;
     for (let seat = 0; seat < seats; seat++) {
-      const pts = series.map((row, i) => `${x(i).toFixed(1)},${y(row[seat]).toFixed(1)}`).join(" ");
+      const pts = shown.map((row, i) => `${x(i).toFixed(1)},${y(row[seat]).toFixed(1)}`).join(" ");
       s += `<polyline class="series" data-seat="${seat}" fill="none" stroke="${D.colors[seat]}" stroke-width="2" points="${pts}"/>`;
     }
     s += `<line id="cursor" x1="${x(pos)}" x2="${x(pos)}" y1="${T}" y2="${H - B}" stroke="#111" stroke-dasharray="3 3"/>`;
     s += "</svg>";
     $("chart").innerHTML = s;
+    $("chart").dataset.upto = String(upto);
     $("charttitle").textContent = `${D.progress_label} by seat`;
+    chartScale = { L, W, R, n };
+  }
+  let chartScale = null;
+
+  function chartClick(ev) {
     const svg = $("chartsvg");
-    svg.addEventListener("click", (ev) => {
-      const r = svg.getBoundingClientRect();
-      const fx = (ev.clientX - r.left) / r.width * W;
-      goto(Math.round((fx - L) / (W - L - R) * n));
-    });
-    svg._x = x;
+    if (!svg || !chartScale) return;
+    const r = svg.getBoundingClientRect(), c = chartScale;
+    const fx = (ev.clientX - r.left) / r.width * c.W;
+    goto(Math.round((fx - c.L) / (c.W - c.L - c.R) * c.n));
   }
 
   function buildResult() {
     const r = D.result;
+    if (!r) {
+      $("result").innerHTML = `<p class="pending">The game is not finished: ${D.plies} plies so far.</p>`;
+      return;
+    }
+    if (!revealed()) {
+      $("result").innerHTML = `<p class="pending">The result shows at the end of the game (ply ${D.plies}), or with "show the whole game".</p>`;
+      return;
+    }
     const order = D.seats.map((_, i) => i).sort((a, b) => (r.ranks[a] - r.ranks[b]) || (a - b));
     let s = '<table class="result"><tr><th>rank</th><th>seat</th><th>bot</th><th>score</th><th>verdict</th></tr>';
     for (const i of order) {
@@ -169,22 +190,44 @@ const RefereeViewer = (() => {
     for (const li of document.querySelectorAll("#moves li.current")) li.classList.remove("current");
     const li = plyItem.get(p - 1);
     if (li) { li.classList.add("current"); li.scrollIntoView({ block: "nearest" }); }
-    const svg = $("chartsvg"), cur = $("cursor");
-    if (svg && cur) { const cx = svg._x(p); cur.setAttribute("x1", cx); cur.setAttribute("x2", cx); }
+    drawChart();
+    const shown = revealed();
+    if (shown !== resultShown) { resultShown = shown; buildResult(); }
     document.body.dataset.ply = String(p);
   }
 
   function setPerspective(k) {
     persp = k;
     $("perspective").value = k;
-    buildMoves(); buildChart(); goto(pos);
+    buildMoves(); goto(pos);
   }
 
   function togglePlay() {
     if (timer) { clearInterval(timer); timer = null; $("play").innerHTML = "&#x25B6;"; return; }
-    if (pos >= D.plies) goto(0);
+    if (pos >= D.plies && !D.live) goto(0);
     $("play").innerHTML = "&#x275A;&#x275A;";
-    timer = setInterval(() => { if (pos >= D.plies) togglePlay(); else goto(pos + 1); }, Number($("speed").value));
+    // a page that follows a running game keeps playing at the end, waiting for more plies
+    timer = setInterval(() => { if (pos < D.plies) goto(pos + 1); else if (!D.live) togglePlay(); }, Number($("speed").value));
+  }
+
+  /* Where the reader is (ply, view, playing, at the end, page scroll), kept in the
+     URL's hash so a reload, or a link, opens the page there. */
+  function saveState() {
+    const q = new URLSearchParams({ ply: String(pos), view: persp, y: String(Math.round(window.scrollY)) });
+    if (timer) q.set("play", "1");
+    if (pos >= D.plies) q.set("end", "1");
+    if ($("spoilers").checked) q.set("whole", "1");
+    history.replaceState(null, "", "#" + q.toString());
+  }
+
+  function restoreState() {
+    const q = new URLSearchParams(location.hash.slice(1));
+    const view = q.get("view");
+    if (view !== null && D.perspectives.includes(view)) persp = view;
+    if (q.get("whole") === "1") $("spoilers").checked = true;
+    if (q.get("end") === "1") pos = D.plies;
+    else if (q.get("ply") !== null) pos = Math.max(0, Math.min(D.plies, Number(q.get("ply")) || 0));
+    return { play: q.get("play") === "1", y: Number(q.get("y")) || 0 };
   }
 
   function start() {
@@ -217,8 +260,21 @@ const RefereeViewer = (() => {
       else if (e.key === "End") goto(D.plies);
       else if (e.key === " ") { togglePlay(); e.preventDefault(); }
     });
-    buildResult();
-    setPerspective(D.perspectives[0]);
+    $("chart").addEventListener("click", chartClick);
+    $("spoilers").addEventListener("change", () => goto(pos));
+    persp = D.perspectives[0];
+    const saved = restoreState();
+    setPerspective(persp);
+    if (saved.y) window.scrollTo(0, saved.y);
+    if (!D.finished) {
+      document.title = `(unfinished) ${document.title}`;
+      $("status").textContent = `unfinished: ${D.plies} plies so far` + (D.live ? " · following the record" : "");
+      document.body.dataset.finished = "0";
+    }
+    if (saved.play) togglePlay();
+    window.addEventListener("pagehide", saveState);
+    // a page of a running game (referee view --follow) reloads itself until the game ends
+    if (D.live) setTimeout(() => { saveState(); location.reload(); }, RELOAD_MS);
     document.body.dataset.readyMs = String(Math.round(performance.now()));
     document.body.dataset.ready = "1";
   }
