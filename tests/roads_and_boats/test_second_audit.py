@@ -49,7 +49,9 @@ def at(stage: int, sequence: list[int] | None = None, **options: object) -> RBSt
 
 
 def puts(state: RBState, transporter: int) -> list[A.Put]:
-    return [a for a in state.legal_actions() if isinstance(a, A.Put) and a.transporter == transporter]
+    return [
+        a for a in state.legal_actions() if isinstance(a, A.Put) and a.transporter == transporter
+    ]
 
 
 def borrowed(state: RBState, transporter: int) -> set[str]:
@@ -232,6 +234,7 @@ def test_option_puts_primary_output_onto_a_transporter() -> None:
 def test_primary_output_option_is_off_under_the_0_2_rules() -> None:
     state, woods, ids = woodcutter_turn(primary_onto_transporters=True, **OLD)
     assert loose_names(state, woods) == ["trunk"]
+    assert all(state.trans[i].cargo == [] for i in ids)
 
 
 # --- 4. geese at sea -----------------------------------------------------------------
@@ -256,7 +259,7 @@ def test_geese_at_sea_follow_every_transporter_leaving_their_hex() -> None:
     seat 1's raft stays on the hex."""
     state, sea, far, _other, raft = sea_pair()
     state.apply_action(A.Step(far))
-    assert len(state.herd) == 2 and sea not in state.piles
+    assert len(state.herd) == 2 and sea not in state.piles and state.active == raft
     state.apply_action(A.STOP)
     assert loose_names(state, far) == ["goose", "goose"]  # at sea with the raft
 
@@ -359,7 +362,7 @@ def test_a_record_of_referee_0_2_breaks_under_the_new_rules(tmp_path: Path) -> N
     header["options"] = GAME.options_dict(GAME.parse_options({"map_seed": None}))
     path = tmp_path / "edited.jsonl"
     path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
-    with pytest.raises(ReplayError, match='"borrow".*not legal'):
+    with pytest.raises(ReplayError, match=r'"borrow".*not legal'):
         replay(path)
 
 
