@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from pathlib import Path
 
 import msgspec
@@ -41,9 +42,11 @@ OLD = {"rules": "referee-0.2"}
 RECORD = Path(__file__).parent / "records" / "referee-0.2-4-seats.jsonl"
 
 
-def at(stage: int, sequence: list[int] | None = None, **options: object) -> RBState:
-    """Two seats on The Pacific at the acting step of ``stage``."""
-    state = bare(2, "pacific", sequence=sequence, options=dict(options))
+def at(
+    stage: int, options: Mapping[str, object] | None = None, sequence: list[int] | None = None
+) -> RBState:
+    """Two seats on The Pacific at the acting step of ``stage`` with ``options``."""
+    state = bare(2, "pacific", sequence=sequence, options=dict(options or {}))
     jump(state, stage)
     return state
 
@@ -82,7 +85,7 @@ def test_goods_are_handed_between_own_donkeys_anywhere_in_production() -> None:
     assert first.cargo == [] and cargo_names(second) == ["board", "board"]
     assert puts(state, second.id) == []  # taken goods are not set down again: no loop
 
-    old = at(PRODUCTION, **OLD)
+    old = at(PRODUCTION, OLD)
     place = area(old.world, 2, 1)
     add(old, 0, D.DONKEY, place, [D.BOARD, D.BOARD])
     add(old, 0, D.DONKEY, place)
@@ -92,7 +95,7 @@ def test_goods_are_handed_between_own_donkeys_anywhere_in_production() -> None:
 def test_a_good_is_still_put_down_at_a_building() -> None:
     """Next to a woodcutter ``put`` was offered before and still is, under both rules."""
     for options in ({}, OLD):
-        state = at(PRODUCTION, **options)
+        state = at(PRODUCTION, options)
         woods = area(state.world, 2, 2)
         building(state, D.WOODCUTTER, woods)
         donkey = add(state, 0, D.DONKEY, woods, [D.BOARD, D.BOARD])
@@ -127,7 +130,7 @@ def test_building_loans_offer_only_materials_a_building_action_could_use() -> No
     truck = add(state, 1, D.TRUCK, place, goods)
     assert borrowed(state, truck.id) == {"board", "stone"}
 
-    old = at(BUILDING, **OLD)
+    old = at(BUILDING, OLD)
     add(old, 0, D.DONKEY, place)
     truck = add(old, 1, D.TRUCK, place, goods)
     assert borrowed(old, truck.id) == {"gold", "coins", "stock", "goose", "board", "stone"}
@@ -166,7 +169,7 @@ def test_a_lent_good_cannot_pay_wonder_bricks() -> None:
     the lender when the building phase ends, so no brick is offered; option
     ``loans_stay`` (item 5's other reading) leaves it loose and payable."""
     for options, payable in (({}, False), ({"loans_stay": True}, True)):
-        state = at(BUILDING, **options)
+        state = at(BUILDING, options)
         home = area(state.world, 2, 1)
         state.homes = [home, area(state.world, 10, -3)]
         add(state, 0, D.DONKEY, home)
@@ -186,7 +189,7 @@ def test_a_lent_good_cannot_pay_wonder_bricks() -> None:
 def woodcutter_turn(**options: object) -> tuple[RBState, int, list[int]]:
     """A woodcutter and a mine on The Pacific with seat 0's and seat 1's donkeys at
     each (sequence: seat 1 first), production begun (mine draws pending)."""
-    state = at(WONDER, sequence=[1, 0], **options)
+    state = at(WONDER, options, sequence=[1, 0])
     w = state.world
     woods, mountain = area(w, 2, 2), area(w, 4, 3)
     building(state, D.WOODCUTTER, woods)
@@ -222,7 +225,7 @@ def test_option_puts_primary_output_onto_a_transporter() -> None:
     assert loose_names(state, woods) == []
     assert sum(totals(state)) == 2
 
-    state = at(WONDER, sequence=[1, 0], primary_onto_transporters=True)
+    state = at(WONDER, {"primary_onto_transporters": True}, sequence=[1, 0])
     woods = area(state.world, 2, 2)
     building(state, D.WOODCUTTER, woods)
     mine = add(state, 0, D.DONKEY, woods)
@@ -243,7 +246,7 @@ def test_primary_output_option_is_off_under_the_0_2_rules() -> None:
 def sea_pair(**options: object) -> tuple[RBState, int, int, A.MoveTransporter, int]:
     """Two geese at sea on (3,4) of The Pacific with a raft of each seat there; seat 0's
     raft starts moving."""
-    state = at(MOVEMENT, **options)
+    state = at(MOVEMENT, options)
     w = state.world
     sea, far = w.sea_place[hx(w, 3, 4)], w.sea_place[hx(w, 4, 4)]
     put(state, sea, D.GOOSE, 2)
@@ -299,7 +302,7 @@ def test_option_geese_at_sea_follow_only_the_last_to_leave() -> None:
 def lend_two_boards(**options: object) -> tuple[RBState, int, int]:
     """Building phase: seat 0 borrows both boards of seat 1's donkey on the woods 2,2,
     where one board of its own already lies, and builds a woodcutter (1 board)."""
-    state = at(BUILDING, **options)
+    state = at(BUILDING, options)
     woods = area(state.world, 2, 2)
     add(state, 0, D.DONKEY, woods)
     put(state, woods, D.BOARD)
