@@ -19,8 +19,10 @@ def steps(state: RBState) -> list[int]:
     return [a.to for a in state.legal_actions() if isinstance(a, A.Step)]
 
 
-def moving(seats: int = 2, map_name: str = "pacific") -> RBState:
-    state = bare(seats, map_name)
+def moving(
+    seats: int = 2, map_name: str = "pacific", options: dict[str, object] | None = None
+) -> RBState:
+    state = bare(seats, map_name, options=options)
     jump(state, MOVEMENT)
     return state
 
@@ -256,9 +258,12 @@ def sea_and_dock(state: RBState) -> tuple[int, int, int]:
 
 
 def test_geese_at_sea_follow_the_last_transporter_to_leave() -> None:
-    """Rulebook p12: a goose at sea must follow a transporter leaving its hex unless
-    another transporter stays; followers of a boat that stops at sea stay at sea."""
-    state = moving()
+    """Option ``sea_geese_last`` (the engine's reading before issue 35, and the
+    default of ``rules=referee-0.2``): a goose at sea must follow a transporter leaving
+    its hex unless another transporter stays; followers of a boat that stops at sea stay
+    at sea.  The default reading (every leaving transporter) is tested in
+    test_second_audit.py."""
+    state = moving(options={"sea_geese_last": True})
     sea, far, dock = sea_and_dock(state)
     put(state, sea, D.GOOSE, 2)
     raft = add(state, 0, D.RAFT, sea)

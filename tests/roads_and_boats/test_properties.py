@@ -85,6 +85,9 @@ def check_invariants(state: RBState) -> None:
         assert (kind in (RIVER, SEA_PLACE, DOCK)) if t.water else kind == LAND
         if kind == LAND:
             assert state.root[t.place] == t.place
+    lent = sum(1 for pile in state.piles.values() for g in pile if g & D.LENT)
+    assert lent <= len(state.loans), "every good marked lent belongs to a loan"
+    assert state.stage == 2 or not state.loans, "loans end with the building phase"
     for place, pile in state.piles.items():
         assert pile, "empty piles are removed"
         kind = w.place_kind[place]
@@ -279,6 +282,27 @@ def test_random_rich_games_keep_goods_limits_and_scores(
     """Issue 15 invariants over games that start with every building kind built and all
     research done (random play alone almost never builds mines or factories)."""
     state = play(seats, seed, bias, {"map": map_name}, rich=True)
+    assert state.is_terminal()
+
+
+READINGS: tuple[dict[str, object], ...] = (
+    {"primary_onto_transporters": True, "sea_geese_last": True, "loans_stay": True},
+    {"rules": "referee-0.2"},
+)
+"""The other readings of issue 35 (items 3-5) and the rules of referee 0.2."""
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    seats=st.integers(2, 4),
+    seed=st.integers(0, 2**32),
+    options=st.sampled_from(READINGS),
+    map_name=st.sampled_from(("pacific", "dead-sea", "generated")),
+)
+def test_random_rich_games_keep_the_invariants_under_every_reading(
+    seats: int, seed: int, options: dict[str, object], map_name: str
+) -> None:
+    state = play(seats, seed, 0.3, {"map": map_name, **options}, rich=True)
     assert state.is_terminal()
 
 

@@ -253,9 +253,10 @@ def test_no_bridge_on_a_desert_before_irrigation() -> None:
 
 def test_goods_are_exchanged_with_the_ground_at_a_building_in_production() -> None:
     """English p9: during production goods may be exchanged between transporters and the
-    ground at a building: a donkey puts its boards down, another takes them; a good
-    taken is not put down again the same production (no loop)."""
-    state = at(PRODUCTION, "pacific")
+    ground: a donkey puts its boards down, another takes them; a good taken is not put
+    down again the same production (no loop).  Issue 35: anywhere, not only at a
+    building (test_second_audit.py); ``rules=referee-0.2`` keeps the building."""
+    state = at(PRODUCTION, "pacific", rules="referee-0.2")
     place = area(state.world, 2, 2)
     building(state, D.SAWMILL, place)
     first = add(state, 0, D.DONKEY, place, [D.BOARD, D.CLAY])
@@ -268,7 +269,7 @@ def test_goods_are_exchanged_with_the_ground_at_a_building_in_production() -> No
     assert not any(
         isinstance(a, A.Put) and a.transporter == second.id for a in state.legal_actions()
     )
-    away = area(state.world, 10, -3)  # no building there: nothing to exchange with
+    away = area(state.world, 10, -3)  # no building there: nothing to exchange with (0.2)
     lone = add(state, 0, D.DONKEY, away, [D.STONE])
     assert not any(isinstance(a, A.Put) and a.transporter == lone.id for a in state.legal_actions())
 

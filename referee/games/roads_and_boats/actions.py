@@ -65,9 +65,10 @@ class Take(Action, frozen=True, tag="take"):
 
 class Put(Action, frozen=True, tag="put"):
     """Production: one's own ``transporter`` sets one ``good`` it carries down at
-    ``place``, the area of a building it touches (goods may be exchanged between
-    transporters and the ground during production, rulebook p9).  A good taken in this
-    production is not set down again, so exchanges cannot loop."""
+    ``place``, an area (or oil rig) it touches, with or without a building: during the
+    whole production phase transporters on a tile may exchange goods with the tile and
+    with each other (rulebook p9; ``rules=referee-0.2`` and older: only at a building).
+    A good taken in this production is not set down again, so exchanges cannot loop."""
 
     transporter: int
     good: str
@@ -78,7 +79,10 @@ class Borrow(Action, frozen=True, tag="borrow"):
     """Production or building: ask the owner of another player's ``transporter`` to set
     one ``good`` it carries down at ``place`` (where the asker has a transporter) for the
     asker to use (with the owner's permission one may use the goods on their
-    transporters, rulebook p13).  The owner answers in the ``consent`` step."""
+    transporters, rulebook p13).  The owner answers in the ``consent`` step.  In the
+    building phase only goods a building action of the asker there could consume are
+    offered, and a lent good that no building used goes back to ``transporter`` when
+    the phase ends (option ``loans_stay``: it stays loose)."""
 
     transporter: int
     good: str

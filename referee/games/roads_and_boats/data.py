@@ -45,6 +45,9 @@ NUM_GOODS: Final = len(GOODS)
 TRUNK, BOARD, PAPER, GOOSE, CLAY, STONE, FUEL, IRON, GOLD, COINS, STOCK = range(NUM_GOODS)
 GOOD_BITS: Final = 4
 GOOD_MASK: Final = 15
+LENT: Final = 1 << 8
+"""Marks a good lying loose because its owner lent it for building this building phase
+(above the four moved bits ``1 << (seat + GOOD_BITS)``); cleared when the phase ends."""
 
 SCORE_VALUE: Final = {GOLD: 10, COINS: 40, STOCK: 120}
 """Points for gold, coins and stock carried on one's own transporters at the end."""

@@ -9,14 +9,20 @@ from referee.games.roads_and_boats import data as D
 
 RULEBOOK: Final = "rulebook"
 LEGACY: Final = "referee-0.1"
-RULE_SETS: Final = (RULEBOOK, LEGACY)
-"""Values of the ``rules`` option."""
+V0_2: Final = "referee-0.2"
+RULE_SETS: Final = (RULEBOOK, V0_2, LEGACY)
+"""Values of the ``rules`` option: the rules version.  ``rulebook`` is the newest
+reading (engine rules version 3, issue 35); the others freeze what older referees did."""
 
 LEGACY_KEYS: Final = frozenset(
     {"map", "map_seed", "temple", "mine_limit", "solo_turns", "loaded_boats_restricted"}
 )
 """Exactly the option fields of referee 0.1.x: a record header written then lists these
 and nothing else, so such a header is replayed with ``rules = "referee-0.1"``."""
+
+V0_2_KEYS: Final = LEGACY_KEYS | {"wall_limit", "desert_bridges", "rules"}
+"""Exactly the option fields of referee 0.2.x before issue 35: a record header listing
+these and nothing else, with ``rules = "rulebook"``, is replayed with ``"referee-0.2"``."""
 
 
 class RBOptions(Options, kw_only=True, forbid_unknown_fields=True):
@@ -38,10 +44,23 @@ class RBOptions(Options, kw_only=True, forbid_unknown_fields=True):
       engine's old reading).
     * ``desert_bridges`` – allow bridges on deserts before irrigation (off: the
       rulebook, only roads and walls).
-    * ``rules`` – ``"rulebook"`` or ``"referee-0.1"``: every reading of referee 0.1.x
-      at once (walls of at most 3 tokens, desert bridges, an unattended wagon factory
-      eating loose boards, carried land transporters released onto an oil rig), so
-      records written by that version replay.
+    * ``primary_onto_transporters`` – primary output (woodcutter, quarry, clay pit, oil
+      rig, mine) goes straight onto a transporter with room in the building's area, by
+      sequence-chart order of the owners (off: it lies loose until someone takes it,
+      the reading of the order-of-play example, where blue 「拿取」 takes the gold).
+    * ``sea_geese_last`` – geese at sea follow only the last transporter to leave their
+      hex (off: every transporter leaving it, seed p12 「海上的鹅永远会跟随经过它身边的交通工具」).
+    * ``loans_stay`` – a good lent for building that no building used stays loose on
+      the tile (off: it goes back to the lender's transporter when the building phase
+      ends; seed p13, the owner only permits its use as building material).
+    * ``rules`` – the rules version: ``"rulebook"`` (the newest readings),
+      ``"referee-0.2"`` (every reading of referee 0.2 before issue 35: ``put`` only at a
+      building, ``borrow`` of any good in the building phase, loose primary output,
+      geese at sea following the last transporter, loans staying loose) or
+      ``"referee-0.1"`` (those and the readings of 0.1.x: walls of at most 3 tokens,
+      desert bridges, an unattended wagon factory eating loose boards, carried land
+      transporters released onto an oil rig), so records written by those versions
+      replay.
     """
 
     map: str = "auto"
@@ -53,11 +72,44 @@ class RBOptions(Options, kw_only=True, forbid_unknown_fields=True):
     wall_limit: int = 0
     desert_bridges: bool = False
     rules: str = RULEBOOK
+    primary_onto_transporters: bool = False
+    sea_geese_last: bool = False
+    loans_stay: bool = False
 
     @property
     def legacy(self) -> bool:
         """True when the readings of referee 0.1.x apply (``rules = "referee-0.1"``)."""
         return self.rules == LEGACY
+
+    @property
+    def before_0_3(self) -> bool:
+        """True under the rules of referee 0.1 or 0.2 (before issue 35)."""
+        return self.rules != RULEBOOK
+
+    @property
+    def exchange_anywhere(self) -> bool:
+        """True when ``put`` works in any area in production, not only at a building."""
+        return not self.before_0_3
+
+    @property
+    def borrow_materials_only(self) -> bool:
+        """True when the building phase lends only goods a building action could use."""
+        return not self.before_0_3
+
+    @property
+    def output_onto_transporters(self) -> bool:
+        """True when primary output goes straight onto a transporter in the area."""
+        return self.primary_onto_transporters and not self.before_0_3
+
+    @property
+    def geese_follow_last_only(self) -> bool:
+        """True when geese at sea follow only the last transporter leaving their hex."""
+        return self.sea_geese_last or self.before_0_3
+
+    @property
+    def loans_return(self) -> bool:
+        """True when unused building loans go back to the lender's transporter."""
+        return not self.loans_stay and not self.before_0_3
 
     @property
     def most_wall_tokens(self) -> int:
@@ -71,8 +123,13 @@ class RBOptions(Options, kw_only=True, forbid_unknown_fields=True):
 
 
 def upgrade_raw_options(raw: dict[str, Any]) -> dict[str, Any]:
-    """``raw`` with ``rules = "referee-0.1"`` added when it is a complete 0.1.x options
-    object (a record header of that version: exactly :data:`LEGACY_KEYS`)."""
-    if set(raw) == LEGACY_KEYS:
+    """``raw`` with the rules version of the referee that wrote it when it is a complete
+    options object of an older version (a record header): exactly :data:`LEGACY_KEYS`
+    gets ``rules = "referee-0.1"``; exactly :data:`V0_2_KEYS` with ``rules =
+    "rulebook"`` gets ``"referee-0.2"``.  Partial objects (a user's options) are kept."""
+    keys = set(raw)
+    if keys == LEGACY_KEYS:
         return {**raw, "rules": LEGACY}
+    if keys == V0_2_KEYS and raw.get("rules") == RULEBOOK:
+        return {**raw, "rules": V0_2}
     return raw

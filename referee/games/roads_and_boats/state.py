@@ -143,6 +143,7 @@ class RBState(State):
         self.breeders: list[list[int]] = []  # [place, seat] donkey pairs that may breed
         self.offer: A.Give | A.Receive | A.Carry | A.Borrow | None = None  # awaiting consent
         self.refused: list[int] = []  # transporters whose owner refused the mover
+        self.loans: list[list[int]] = []  # [place, good, lender] lent for building
         if seats == 1:
             self.wonder = [-1] * D.SOLO_PREFILL
             self.step = "homes"
@@ -182,6 +183,7 @@ class RBState(State):
         c.herd = self.herd[:]
         c.breeders = [b[:] for b in self.breeders]
         c.refused = self.refused[:]
+        c.loans = [x[:] for x in self.loans]
         c.tiles = self.tiles[:]
         c.hand = self.hand[:]
         return c
@@ -355,7 +357,37 @@ class RBState(State):
 
     def _mine_yield(self, h: int, gold: bool) -> None:
         self.bags[h][0 if gold else 1] -= 1
-        self._drop(self.buildings[h][1], D.GOLD if gold else D.IRON)
+        self._output(self.buildings[h][1], D.GOLD if gold else D.IRON)
+
+    def _output(self, place: int, good: int) -> None:
+        """A primary producer's ``good`` at ``place``: loose there or, with option
+        ``primary_onto_transporters`` (seed 「若该板块上有交通工具，则放在交通工具上」), onto the
+        transporter :meth:`_receiver` names."""
+        if self.options.output_onto_transporters:
+            t = self._receiver(place)
+            if t is not None:
+                t.cargo.append(good)
+                return
+        self._drop(place, good)
+
+    def _receiver(self, place: int) -> Transporter | None:
+        """The transporter that gets primary output at ``place`` under option
+        ``primary_onto_transporters``: one touching ``place`` with room that neither
+        carries nor is carried; a conflict goes by the sequence chart (seed: 「若有顺位冲突，
+        请参考顺位规则」), so the first owner in sequence order, then the lowest id."""
+        carriers = self._carriers()
+        sequence = self.sequence
+        best: Transporter | None = None
+        best_key = (0, 0)
+        for t in self.trans.values():
+            if t.carrier >= 0 or t.id in carriers:
+                continue
+            if len(t.cargo) >= D.TRANSPORTERS[t.kind].capacity or place not in self.reach(t):
+                continue
+            key = (sequence.index(t.owner), t.id)
+            if best is None or key < best_key:
+                best, best_key = t, key
+        return best
 
     # ------------------------------------------------------------------ flow
 
@@ -466,6 +498,7 @@ class RBState(State):
             self._clear_moved()
             self._begin_stage(BUILDING)
         elif stage == BUILDING:
+            self._return_loans()
             self._begin_stage(WONDER)
         else:
             if self.neutral_left > 0:
@@ -476,6 +509,34 @@ class RBState(State):
                 self.step = "over"
             else:
                 self._begin_turn()
+
+    def _return_loans(self) -> None:
+        """End of the building phase: every good lent for building that no building used
+        goes back onto its lender's transporter (seed p13: with its owner's permission a
+        good may be used as building material, no more).  Lent goods are marked
+        :data:`data.LENT` where they lie; payments take the newest loose goods first, so
+        a lent good is used before goods that lay there already, and goods being alike,
+        the earliest loans get back what is left."""
+        if not self.loans:
+            return
+        piles = self.piles
+        for place, good, lender in self.loans:
+            root = self.root[place]
+            pile = piles.get(root)
+            t = self.trans.get(lender)
+            if not pile or t is None:
+                continue
+            for i in range(len(pile) - 1, -1, -1):
+                if pile[i] == good | D.LENT:
+                    pile.pop(i)
+                    t.cargo.append(good)
+                    break
+            if not pile:
+                del piles[root]
+        self.loans = []
+        for p, pile in piles.items():  # defensive: no mark outlives the phase
+            if pile and max(pile) >= D.LENT:
+                piles[p] = [g & ~D.LENT for g in pile]
 
     def _wonder_done(self) -> bool:
         return len(self.wonder) >= D.END_MARK[self.seats]
@@ -686,7 +747,7 @@ class RBState(State):
             kind, place, _owner, _used = self.buildings[h]
             btype = D.BUILDINGS[kind]
             if btype.kind == D.PRIMARY and kind != D.MINE:
-                self._drop(place, btype.output)
+                self._output(place, btype.output)
 
     def _auto_process(self) -> None:
         """End of production: factories use loose complete input sets up to their
@@ -809,6 +870,7 @@ class RBState(State):
         piles = self.piles
         buildings = self.buildings
         place_hex = self.world.place_hex
+        anywhere = self.options.exchange_anywhere  # else only at a building (0.2)
         land = water = 0  # _count_own(seat) in the same pass
         for t in self.trans.values():
             if t.owner != seat:
@@ -828,8 +890,8 @@ class RBState(State):
                         out.extend(A.Take(t.id, k, p) for k in _kinds(pile))
             if cargo:
                 for p in reach:
-                    b = buildings.get(place_hex[p])
-                    if b is not None and b[1] == p:
+                    b = None if anywhere else buildings.get(place_hex[p])
+                    if anywhere or (b is not None and b[1] == p):
                         out.extend(A.Put(t.id, k, p) for k in _kinds(cargo, bit))
         out.extend(self._borrow_actions(seat, here, carriers))
         for place, owner in self.breeders:
@@ -854,14 +916,21 @@ class RBState(State):
         return {u.carrier for u in self.trans.values() if u.carrier >= 0}
 
     def _borrow_actions(
-        self, seat: int, here: dict[int, list[Transporter]], carriers: set[int] | None
+        self,
+        seat: int,
+        here: dict[int, list[Transporter]],
+        carriers: set[int] | None,
+        materials: bool = False,
     ) -> list[Any]:
         """``borrow`` offers: goods on other players' free transporters that touch a land
         area (or oil rig) where ``seat`` has a transporter (rulebook p13); ``carriers``
-        is :meth:`_carriers` (None: worked out here when needed)."""
+        is :meth:`_carriers` (None: worked out here when needed).  With ``materials``
+        (the building phase) only goods that a building action of ``seat`` at that
+        place could consume (:meth:`_materials`)."""
         out: list[Any] = []
         kinds = self.world.place_kind
         refused = self.refused
+        needs: dict[int, int] = {}  # _materials(seat, place) by place, as met
         for u in self.trans.values():
             if u.owner == seat or u.carrier >= 0 or not u.cargo:
                 continue
@@ -875,15 +944,88 @@ class RBState(State):
             place = u.place
             if kinds[place] == LAND:  # reach(u) is just its place
                 if place in here:
-                    out.extend(A.Borrow(uid, k, place) for k in _kinds(u.cargo))
+                    goods = _kinds(u.cargo)
+                    if materials:
+                        goods = self._usable(seat, place, goods, needs)
+                    out.extend(A.Borrow(uid, k, place) for k in goods)
                 continue
-            goods: tuple[str, ...] | None = None
             for p in self.reach(u):
                 if p in here and kinds[p] in (LAND, SEA_PLACE):
-                    if goods is None:
-                        goods = _kinds(u.cargo)
+                    goods = _kinds(u.cargo)
+                    if materials:
+                        goods = self._usable(seat, p, goods, needs)
                     out.extend(A.Borrow(uid, k, p) for k in goods)
         return out
+
+    def _usable(
+        self, seat: int, place: int, goods: tuple[str, ...], needs: dict[int, int]
+    ) -> tuple[str, ...]:
+        """The names in ``goods`` that :meth:`_materials` allows at ``place`` (cached in
+        ``needs`` by place)."""
+        mask = needs.get(place)
+        if mask is None:
+            mask = needs[place] = self._materials(seat, place)
+        return tuple(k for k in goods if mask >> GOOD_INDEX[k] & 1)
+
+    def _materials(self, seat: int, place: int) -> int:
+        """Bit set (bit = good index) of the goods some building action of ``seat`` at
+        ``place`` (a land area or an oil rig) could consume, whatever goods are at hand:
+        another player's goods are lent as building materials only (seed p13
+        「建造建筑物时需要提供相应的原料…取得对方的许可之后便可使用对方交通工具上的资源」).  The
+        cost goods of every building kind the site, research and mine limit allow on a
+        hex without a building, stone for a road, a bridge or a wall, boards to demolish
+        a wall, iron and fuel for a new shaft."""
+        w = self.world
+        kind = w.place_kind[place]
+        h = w.place_hex[place]
+        research = self.research[seat]
+        mask = 0
+        if h not in self.buildings:
+            mine_room = self.options.mine_limit <= 0 or self.mines < self.options.mine_limit
+            for b in self._site_kinds(h, kind == SEA_PLACE):
+                btype = D.BUILDINGS[b]
+                if btype.research is not None and not research >> btype.research & 1:
+                    continue
+                if b == D.MINE and not mine_room:
+                    continue
+                for g, _n in btype.cost:
+                    mask |= 1 << g
+        stone = 1 << D.STONE
+        if kind == LAND:
+            for a in w.areas[h]:
+                if self.root[a] == place and any(
+                    cross not in self.roads for cross, _q in w.land_links[a]
+                ):
+                    mask |= stone  # a road
+            desert = w.hexes[h].terrain == D.DESERT
+            if not desert or self.irrigated or self.options.bridges_on_deserts:
+                for _side, left, right in w.river_banks[h]:
+                    a, b = self.root[left], self.root[right]
+                    if a != b and place in (a, b):
+                        mask |= stone  # a bridge paid on this bank
+            mine = self.buildings.get(h)
+            if (
+                mine is not None
+                and mine[0] == D.MINE
+                and mine[1] == place
+                and research >> D.NEW_SHAFTS & 1
+            ):
+                for g, _n in D.SHAFT_COST:
+                    mask |= 1 << g
+        cap = self.options.most_wall_tokens
+        sides, _extra = self._wall_sides(place)
+        for d in sides:
+            edge = w.edge_of[h][d]
+            e = w.edges[edge]
+            if not w.is_land[e[0]] and not w.is_land[e[2]]:
+                continue
+            wall = self.walls.get(edge)
+            tokens = wall[1] if wall else 0
+            if (wall is None or wall[0] in (-1, seat)) and (cap <= 0 or tokens < cap):
+                mask |= stone
+            if wall is not None and wall[0] != -1:
+                mask |= 1 << D.BOARD  # a demolition
+        return mask
 
     def _over_limit(self, seat: int) -> int:
         """0 within the transporter limit, else which own transporters must go: 1 any,
@@ -1191,7 +1333,9 @@ class RBState(State):
         b = self.buildings.get(self.world.place_hex[here])
         if b is not None and b[0] == D.OIL_RIG:
             return
-        if any(u is not t and u.place == here and u.carrier < 0 for u in self.trans.values()):
+        if self.options.geese_follow_last_only and any(
+            u is not t and u.place == here and u.carrier < 0 for u in self.trans.values()
+        ):
             return
         geese = [g for g in pile if g & D.GOOD_MASK == D.GOOSE]
         rest = [g for g in pile if g & D.GOOD_MASK != D.GOOSE]
@@ -1376,7 +1520,8 @@ class RBState(State):
                     if p in pools and pools[p][D.STONE] >= 1:
                         out.append(A.Bridge(h, side, p))
                         break
-        out.extend(self._borrow_actions(seat, here, None))
+        materials = self.options.borrow_materials_only
+        out.extend(self._borrow_actions(seat, here, None, materials))
         out.append(A.DONE)
         return out
 
@@ -1685,7 +1830,11 @@ class RBState(State):
             u = self.trans[offer.transporter]
             good = GOOD_INDEX[offer.good]
             i = next(i for i, g in enumerate(u.cargo) if g & D.GOOD_MASK == good)
-            self._drop(offer.place, u.cargo.pop(i) & D.GOOD_MASK)
+            g = u.cargo.pop(i) & D.GOOD_MASK
+            if self.stage == BUILDING and self.options.loans_return:
+                self.loans.append([offer.place, g, u.id])  # back if unused (phase end)
+                g |= D.LENT
+            self._drop(offer.place, g)
         else:
             self._apply_offer(offer)
 
@@ -1830,6 +1979,7 @@ class RBState(State):
             breeders=[b[:] for b in self.breeders],
             offer=self.offer,
             refused=self.refused[:],
+            loans=[x[:] for x in self.loans],
             tiles=[list(t) for t in self.tiles],
             hand=self.hand[:],
         )
@@ -1980,6 +2130,7 @@ def state_from_view(world: World | None, options: RBOptions, seats: int, view: R
     s.breeders = [b[:] for b in view.breeders]
     s.offer = view.offer
     s.refused = view.refused[:]
+    s.loans = [x[:] for x in view.loans]
     s.tiles = [(int(q), int(r), str(t)) for q, r, t in view.tiles]
     s.hand = view.hand[:]
     return s

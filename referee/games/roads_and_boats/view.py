@@ -3,7 +3,8 @@
 Roads & Boats has no secrets (mine bags are public; only the next draw is chance), so
 every seat sees the same thing plus its own ``seat``.  Goods are small ints:
 ``good_index | moved_mask << 4`` where ``good_index`` indexes :data:`data.GOODS` and bit
-``s`` of ``moved_mask`` says seat ``s`` already moved that good this movement phase.
+``s`` of ``moved_mask`` says seat ``s`` already moved that good this movement phase
+(bit 8, :data:`data.LENT`, marks a good lent for building, see ``loans``).
 Places, hexes, edges and sides are the ids of :class:`world.World` built from ``map``.
 """
 
@@ -73,7 +74,10 @@ class RBView(View, kw_only=True):
     ``herd`` the geese following it.  ``breeders`` lists ``[place, seat]`` donkey pairs
     that may still breed this production; ``offer`` is the hand-over or carrying that
     awaits its owner's consent (``step`` = consent), ``refused`` the transporters whose
-    owners refused the moving transporter.
+    owners refused the moving transporter.  ``loans`` lists ``[place, good, lender]``
+    for every good lent for building this building phase (good: index into
+    data.GOODS; lender: the transporter it goes back to, unless a building used it).
+    A lent good lying loose carries the bit ``data.LENT`` (256).
     ``wonder`` lists brick owners bottom row first (-1 neutral).  ``roads`` lists the
     edges with a road; ``bank_roads`` the roads along a river as ``[edge, half]``
     (half 0: the half of the edge nearer the corner between sides ``d - 1`` and ``d``
@@ -119,3 +123,4 @@ class RBView(View, kw_only=True):
     refused: list[int]
     tiles: list[list[int | str]] = msgspec.field(default_factory=list)
     hand: list[str] = msgspec.field(default_factory=list)
+    loans: list[list[int]] = msgspec.field(default_factory=list)
