@@ -258,12 +258,11 @@ def sea_and_dock(state: RBState) -> tuple[int, int, int]:
 
 
 def test_geese_at_sea_follow_the_last_transporter_to_leave() -> None:
-    """Option ``sea_geese_last`` (the engine's reading before issue 35, and the
-    default of ``rules=referee-0.2``): a goose at sea must follow a transporter leaving
-    its hex unless another transporter stays; followers of a boat that stops at sea stay
-    at sea.  The default reading (every leaving transporter) is tested in
-    test_second_audit.py."""
-    state = moving(options={"sea_geese_last": True})
+    """The default ``sea_geese_last`` (also the reading of ``rules=referee-0.2``): a goose
+    at sea must follow a transporter leaving its hex unless another transporter stays;
+    followers of a boat that stops at sea stay at sea.  The other reading (every leaving
+    transporter) is tested in test_second_audit.py."""
+    state = moving()
     sea, far, dock = sea_and_dock(state)
     put(state, sea, D.GOOSE, 2)
     raft = add(state, 0, D.RAFT, sea)

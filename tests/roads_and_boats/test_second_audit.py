@@ -256,20 +256,21 @@ def sea_pair(**options: object) -> tuple[RBState, int, int, A.MoveTransporter, i
     return state, sea, far, A.MoveTransporter(other.id), raft.id
 
 
-def test_geese_at_sea_follow_every_transporter_leaving_their_hex() -> None:
-    """Default reading: seed p12 「海上的鹅永远会跟随经过它身边的交通工具」 — geese at sea
-    always follow a transporter that passes by: they leave with seat 0's raft although
-    seat 1's raft stays on the hex."""
-    state, sea, far, _other, raft = sea_pair()
+def test_option_geese_at_sea_follow_every_transporter_leaving_their_hex() -> None:
+    """Option ``sea_geese_last = false``, the literal seed p12 「海上的鹅永远会跟随经过它身边的交通
+    工具」 — geese at sea always follow a transporter that passes by: they leave with seat
+    0's raft although seat 1's raft stays on the hex."""
+    state, sea, far, _other, raft = sea_pair(sea_geese_last=False)
     state.apply_action(A.Step(far))
     assert len(state.herd) == 2 and sea not in state.piles and state.active == raft
     state.apply_action(A.STOP)
     assert loose_names(state, far) == ["goose", "goose"]  # at sea with the raft
 
 
-def test_geese_at_sea_join_a_boat_passing_through() -> None:
-    """A boat that only passes through their hex takes them along too."""
-    state = at(MOVEMENT)
+def test_option_geese_at_sea_join_a_boat_passing_through() -> None:
+    """Option ``sea_geese_last = false``: a boat that only passes through their hex takes
+    them along too, although another transporter stays there."""
+    state = at(MOVEMENT, {"sea_geese_last": False})
     w = state.world
     west, sea, far = (w.sea_place[hx(w, q, 4)] for q in (3, 4, 5))
     put(state, sea, D.GOOSE, 1)
@@ -282,10 +283,12 @@ def test_geese_at_sea_join_a_boat_passing_through() -> None:
     assert len(state.herd) == 1
 
 
-def test_option_geese_at_sea_follow_only_the_last_to_leave() -> None:
-    """Option ``sea_geese_last`` (and ``rules=referee-0.2``): a transporter staying on the
-    hex keeps the geese there; they follow the last one to leave."""
-    for options in ({"sea_geese_last": True}, OLD):
+def test_geese_at_sea_follow_only_the_last_to_leave() -> None:
+    """Default reading (``sea_geese_last``, RB3 as the rules research gives it: a goose at
+    sea must follow a transporter leaving its hex if no other transporter stays behind;
+    also ``rules=referee-0.2``): a transporter staying on the hex keeps the geese there;
+    they follow the last one to leave."""
+    for options in ({}, {"sea_geese_last": True}, OLD):
         state, sea, far, other, _raft = sea_pair(**options)
         state.apply_action(A.Step(far))
         assert state.herd == [] and loose_names(state, sea) == ["goose", "goose"], options
@@ -385,4 +388,4 @@ def test_options_objects_pick_their_rules_version() -> None:
     assert old.geese_follow_last_only and not old.loans_return and not old.exchange_anywhere
     new = GAME.parse_options({})
     assert new.exchange_anywhere and new.borrow_materials_only and new.loans_return
-    assert not new.output_onto_transporters and not new.geese_follow_last_only
+    assert not new.output_onto_transporters and new.geese_follow_last_only

@@ -48,8 +48,11 @@ class RBOptions(Options, kw_only=True, forbid_unknown_fields=True):
       rig, mine) goes straight onto a transporter with room in the building's area, by
       sequence-chart order of the owners (off: it lies loose until someone takes it,
       the reading of the order-of-play example, where blue 「拿取」 takes the gold).
-    * ``sea_geese_last`` – geese at sea follow only the last transporter to leave their
-      hex (off: every transporter leaving it, seed p12 「海上的鹅永远会跟随经过它身边的交通工具」).
+    * ``sea_geese_last`` – geese at sea follow a transporter leaving their hex only when
+      no other transporter stays behind, i.e. the last one to leave (on: the reading of
+      the English third edition that the project's rules research recommends; off: the
+      literal seed p12 「海上的鹅永远会跟随经过它身边的交通工具」, every transporter leaving
+      takes them).
     * ``loans_stay`` – a good lent for building that no building used stays loose on
       the tile (off: it goes back to the lender's transporter when the building phase
       ends; seed p13, the owner only permits its use as building material).
@@ -73,7 +76,7 @@ class RBOptions(Options, kw_only=True, forbid_unknown_fields=True):
     desert_bridges: bool = False
     rules: str = RULEBOOK
     primary_onto_transporters: bool = False
-    sea_geese_last: bool = False
+    sea_geese_last: bool = True
     loans_stay: bool = False
 
     @property
