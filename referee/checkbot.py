@@ -57,6 +57,12 @@ class CheckReport:
     """The names the bot gave in its ``ready`` messages."""
     reused: int = 0
     """Matches the bot played in a process reused from an earlier match."""
+    offered_reuse: int = 0
+    """Matches whose ``ready`` from the bot announced ``"reuse": true``."""
+    faulted: int = 0
+    """Matches in which the bot's verdict was not ``ok``."""
+    reuse_failed: int = 0
+    """Matches whose reused process failed to answer ``start`` (a fresh one played)."""
     peak_mb: float | None = None
     """Most memory the bot's processes used together in any match, in MiB (``None``
     where bots run without a memory cgroup)."""
@@ -87,6 +93,33 @@ def explain_fault(seat: SeatOutcome, clock: Clock) -> str:
             return f"did not answer 'start' with a 'ready' line within {clock.startup_ms} ms"
         return f"{EXPLAIN['startup']} ({detail})"
     return f"{EXPLAIN.get(seat.verdict, seat.verdict)} ({detail})"
+
+
+def reuse_note(report: CheckReport) -> str:
+    """Why no match of a check of several was played by a reused process, in words:
+    the bot never offered reuse, or it did but no process of it could be kept (it
+    faulted, or its process ended after ``end``)."""
+    if not report.offered_reuse:
+        return (
+            'the bot does not offer reuse ("reuse": true in ready), so tournaments start a '
+            "fresh process for each of its matches; see docs/protocol.md, Reuse"
+        )
+    if report.faulted:
+        why = (
+            f"it faulted in {report.faulted} of its {report.matches} matches, and only a "
+            "process that ends a match with verdict ok is kept"
+        )
+    elif report.reuse_failed:
+        why = (
+            f"{report.reuse_failed} time(s) its process from an earlier match did not "
+            "answer the next start (see the problems above)"
+        )
+    else:
+        why = "its process had ended or could not be kept after each match"
+    return (
+        f"the bot offered reuse in {report.offered_reuse} of {report.matches} matches, "
+        f"but no match was played by a reused process: {why}; see docs/protocol.md, Reuse"
+    )
 
 
 def stderr_tail(path: Path, lines: int = STDERR_TAIL_LINES) -> list[str]:
@@ -239,11 +272,11 @@ def check_bot(
             if outcome.record is not None:
                 replay(outcome.record)
             report.reused += mine.reused
+            report.offered_reuse += mine.offered_reuse
+            report.faulted += mine.verdict != "ok"
+            report.reuse_failed += bool(mine.reuse_failed)
     if report.matches > 1 and not report.reused:
-        report.notes.append(
-            'the bot does not offer reuse ("reuse": true in ready), so tournaments start a '
-            "fresh process for each of its matches; see docs/protocol.md, Reuse"
-        )
+        report.notes.append(reuse_note(report))
     elif report.reused:
         report.notes.append(
             f"{report.reused} of {report.matches} matches were played by a process reused "

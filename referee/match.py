@@ -98,6 +98,8 @@ class SeatOutcome:
     reuse_failed: str = ""
     """Why a reused process failed to answer ``start`` (it was then replaced by a fresh
     one; not a verdict)."""
+    offered_reuse: bool = False
+    """The bot's ``ready`` in this match announced ``"reuse": true``."""
     peak_mb: float | None = None
     """Most memory all of the seat's bot processes used together, in MiB, over the
     process's life so far (``None`` without a memory cgroup, :mod:`referee.cgroups`)."""
@@ -379,6 +381,7 @@ async def _handshake(
         try:
             ready = await seat.bot.handshake(start, clock.startup_ms)
             seat.outcome.bot_name = ready.name
+            seat.outcome.offered_reuse = ready.reuse is True
             seat.outcome.reused = seat.bot.matches > 1
             if guard is not None:
                 guard.ready(index)
@@ -399,6 +402,7 @@ async def _handshake(
         try:
             ready = await fresh.handshake(start, clock.startup_ms)
             seat.outcome.bot_name = ready.name
+            seat.outcome.offered_reuse = ready.reuse is True
             if guard is not None:
                 guard.ready(index)
         except BotFault as exc:
