@@ -237,7 +237,13 @@ def play(
     network: bool,
     fmt: str,
 ) -> None:
-    """Play one match of GAME between the --bot commands (seat 0 first)."""
+    """Play one match of GAME between the --bot commands (seat 0 first).
+
+    Prints one row per seat and a line with the seed, the ply count and whether the
+    game was cut at --max-plies.  --format json gives one object, ``{"match": {seed,
+    plies, reason, cut_at_ply_limit, sandbox, record}, "seats": [rows]}``; csv gives
+    two sections headed ``# match`` and ``# seats``.
+    """
     g = get_game(game)
     g.check_seats(len(bots))
     options = g.parse_options(parse_options(opts))
@@ -281,13 +287,28 @@ def play(
         }
         for i, s in enumerate(outcome.seats)
     ]
+    cut_at_limit = outcome.reason == "ply_limit"
+    if fmt in ("json", "csv"):
+        match = {
+            "seed": seed,
+            "plies": outcome.plies,
+            "reason": outcome.reason,
+            "cut_at_ply_limit": cut_at_limit,
+            "sandbox": policy.mode,
+            "record": str(record) if record else None,
+        }
+        if fmt == "json":
+            data = {"match": match, "seats": rows}
+            click.echo(msgspec.json.format(msgspec.json.encode(data)).decode())
+        else:
+            click.echo(f"# match\n{render([match], fmt)}\n\n# seats\n{render(rows, fmt)}")
+        return
     click.echo(render(rows, fmt))
-    if fmt not in ("json", "csv"):
-        cut = ", cut at the ply limit (adjudicated)" if outcome.reason == "ply_limit" else ""
-        click.echo(
-            f"seed {seed}, {outcome.plies} plies{cut}, sandbox {policy.mode}"
-            + (f", record {record}" if record else "")
-        )
+    cut = ", cut at the ply limit (adjudicated)" if cut_at_limit else ""
+    click.echo(
+        f"seed {seed}, {outcome.plies} plies{cut}, sandbox {policy.mode}"
+        + (f", record {record}" if record else "")
+    )
 
 
 def _short_name(command: str, seat: int) -> str:
@@ -301,14 +322,16 @@ def _short_name(command: str, seat: int) -> str:
     "--seat",
     type=click.IntRange(min=0),
     default=None,
-    help="Print what this seat (0-based) was shown.",
+    help="Print what this seat (0-based) was shown: one JSON line per decision; with "
+    "--at, only its view before that ply.",
 )
 @click.option(
     "--at",
     "at_ply",
     type=click.IntRange(min=0),
     default=None,
-    help="Print the full state before this ply (0 .. number of plies).",
+    help="Print the position before this ply (0 .. number of plies) as one JSON object: "
+    "the full state, or with --seat what that seat saw (instead of its decisions).",
 )
 @click.option(
     "--unchecked-chance",
@@ -320,6 +343,9 @@ def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance:
     """Re-apply RECORD through the rules engine; exit 0 only if it is consistent.
 
     Chance outcomes and fallback moves are re-drawn from the seed in the result line.
+    Stdout carries one output: with --at, the position before that ply (seat K's
+    view with --seat K); with --seat alone, seat K's decisions, one JSON line each;
+    else the verdict line (which goes to stderr when stdout carries one of the others).
     """
     result = replay_record(record, seat=seat, at_ply=at_ply, unchecked_chance=unchecked_chance)
     seats = len(result.header.seats)
@@ -328,7 +354,7 @@ def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance:
     if at_ply is not None and at_ply > result.plies:
         raise ValueError(f"--at {at_ply}: {record} has plies 0-{result.plies}")
     encode = msgspec.json.encode
-    if seat is not None:
+    if seat is not None and at_ply is None:
         for shown in result.shown:
             line = {
                 "ply": shown.ply,
