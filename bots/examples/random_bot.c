@@ -1,5 +1,4 @@
-/* A random bot in C (one file, libc only): plays any game.
- * Build and run (build/ is ignored by git):
+/* A random bot in C (libc only): plays any game. Build into build/ (git ignores it):
  *   mkdir -p build && cc -O2 -o build/random_bot_c bots/examples/random_bot.c && referee check-bot manila build/random_bot_c
  *
  * Reads one JSON object per line; of each it needs only the top-level "type" and
