@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from referee import loop as event_loop
@@ -146,11 +148,14 @@ async def _matches(
     workdir: Path,
     logs: Path,
     sandbox: SandboxPolicy,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> list[tuple[int, MatchOutcome]]:
     """Every match of the check, bots reused across matches as a tournament would (a
-    bot that announces reuse is checked in that mode too)."""
+    bot that announces reuse is checked in that mode too).  ``on_progress(matches,
+    plies)``: called before every ply with the matches finished and the plies of the
+    current one, and after the last match."""
     random_argv = [sys.executable, str(RANDOM_BOT)]
-    played = []
+    played: list[tuple[int, MatchOutcome]] = []
     pool = BotPool()
     policy = sandbox.hiding([workdir, logs])
     try:
@@ -173,8 +178,11 @@ async def _matches(
                     sandbox=policy,
                     pool=pool,
                     reuse_tag=match_id,
+                    on_ply=None if on_progress is None else partial(on_progress, len(played)),
                 )
                 played.append((seat, outcome))
+        if on_progress is not None:
+            on_progress(len(played), 0)
     finally:
         await pool.close()
     return played
@@ -190,6 +198,7 @@ def check_bot(
     slow_ms: float | None = None,
     logs: Path | None = None,
     sandbox: SandboxPolicy | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> CheckReport:
     """Play ``rounds`` x ``seats`` matches with the bot in each seat; report findings.
 
@@ -198,7 +207,9 @@ def check_bot(
     ``logs``: keep the bots' stderr logs there (``logs/check-R-S/seatK.stderr.log``)
     instead of a temporary folder.  ``sandbox``: how the bots run (default none;
     the CLI's default is the tournament's, ``auto``).  A bot that announces reuse
-    plays its later matches in its earlier process, as in a tournament.  Raises
+    plays its later matches in its earlier process, as in a tournament.
+    ``on_progress(matches, plies)`` follows the check: matches finished (of ``rounds``
+    x ``seats``) and plies of the match under way.  Raises
     :class:`referee.engine.OptionError` for a bad seat count.
     """
     clock = clock or Clock(startup_ms=10_000, move_ms=1000, bank_ms=0)
@@ -218,6 +229,7 @@ def check_bot(
                 Path(tmp),
                 log_root,
                 sandbox or SandboxPolicy(),
+                on_progress,
             )
         )
         for seat, outcome in played:

@@ -35,6 +35,7 @@ from referee.preflight import (
     check_writable_file,
     display_stem,
 )
+from referee.progress import Progress
 from referee.record import RecordError
 from referee.regress import regress
 from referee.replay import replay as replay_record
@@ -259,22 +260,24 @@ def play(
         check_writable_dir(logs, "--logs")
     seed = seed if seed is not None else secrets.randbits(63)
     policy = SandboxPolicy(resolve_mode(sandbox), network)
-    outcome = event_loop.run(
-        run_match(
-            g,
-            specs,
-            seed=seed,
-            options=options,
-            clock=Clock(startup_ms, move_ms, bank_ms, ponder),
-            # The match id goes to every bot: it must say nothing of the seed.
-            match_id=new_match_id(),
-            record_path=record,
-            log_dir=logs,
-            max_plies=max_plies,
-            adjudication=adjudication,
-            sandbox=policy,
+    with Progress(g.name, max_plies or None, "plies") as progress:
+        outcome = event_loop.run(
+            run_match(
+                g,
+                specs,
+                seed=seed,
+                options=options,
+                clock=Clock(startup_ms, move_ms, bank_ms, ponder),
+                # The match id goes to every bot: it must say nothing of the seed.
+                match_id=new_match_id(),
+                record_path=record,
+                log_dir=logs,
+                max_plies=max_plies,
+                adjudication=adjudication,
+                sandbox=policy,
+                on_ply=progress.update,
+            )
         )
-    )
     rows = [
         {
             "seat": i,
@@ -720,16 +723,19 @@ def check_bot_command(
         check_writable_dir(logs, "--logs")
     argv = resolve_command(command)
     mode = resolve_mode(sandbox)
-    report = check_bot(
-        g,
-        argv,
-        seats=seats,
-        rounds=rounds,
-        clock=Clock(startup_ms, move_ms, bank_ms),
-        slow_ms=slow_ms,
-        logs=logs,
-        sandbox=SandboxPolicy(mode, network),
-    )
+    total = rounds * (seats or g.min_seats)
+    with Progress(f"check-bot {g.name}", total, "matches") as progress:
+        report = check_bot(
+            g,
+            argv,
+            seats=seats,
+            rounds=rounds,
+            clock=Clock(startup_ms, move_ms, bank_ms),
+            slow_ms=slow_ms,
+            logs=logs,
+            sandbox=SandboxPolicy(mode, network),
+            on_progress=lambda done, ply: progress.update(done, f"ply {ply}" if ply else ""),
+        )
     for problem in report.problems:
         click.echo(f"problem: {problem}")
     for note in report.notes:

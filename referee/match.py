@@ -177,6 +177,7 @@ async def run_match(
     sandbox: SandboxPolicy | None = None,
     pool: BotPool | None = None,
     reuse_tag: str = "",
+    on_ply: Callable[[int], None] | None = None,
 ) -> MatchOutcome:
     """Play one match between bot processes, one per seat, to the end.
 
@@ -194,7 +195,8 @@ async def run_match(
     :mod:`referee.pool`); the pool is used only where the record's directory and
     ``log_dir`` lie inside the paths ``sandbox`` already hides.  Raises
     :class:`referee.engine.OptionError` for a bad seat count and ValueError for a
-    negative ``max_plies``.
+    negative ``max_plies``.  ``on_ply(plies)`` is called before every ply with the
+    number of plies played so far (progress displays).
     """
     if max_plies < 0:
         raise ValueError(f"max_plies must be 0 (no limit) or positive, not {max_plies}")
@@ -278,6 +280,8 @@ async def run_match(
         act_id = 0
         reason = "finished"
         while (to_move := state.to_move()) != TERMINAL:
+            if on_ply is not None:
+                on_ply(ply)
             if max_plies and ply >= max_plies:
                 reason = "ply_limit"
                 break
