@@ -24,6 +24,7 @@ from referee.match import Clock, MatchOutcome, SeatOutcome, run_match
 from referee.pool import BotPool
 from referee.replay import replay
 from referee.sandbox import SandboxPolicy
+from referee.wording import counted
 
 RANDOM_BOT = Path(__file__).resolve().parents[1] / "bots" / "random_bot.py"
 
@@ -108,7 +109,7 @@ def reuse_note(report: CheckReport) -> str:
         )
     if report.faulted:
         why = (
-            f"it faulted in {report.faulted} of its {report.matches} matches, and only a "
+            f"it faulted in {counted(report.faulted, 'match', of=report.matches)}, and only a "
             "process that ends a match with verdict ok is kept"
         )
     elif report.reuse_failed:
@@ -119,7 +120,7 @@ def reuse_note(report: CheckReport) -> str:
     else:
         why = "its process had ended or could not be kept after each match"
     return (
-        f"the bot offered reuse in {report.offered_reuse} of {report.matches} matches, "
+        f"the bot offered reuse in {counted(report.offered_reuse, 'match', of=report.matches)}, "
         f"but no match was played by a reused process: {why}; see docs/protocol.md, Reuse"
     )
 
@@ -291,7 +292,8 @@ def check_bot(
         report.notes.append(reuse_note(report))
     elif report.reused:
         report.notes.append(
-            f"{report.reused} of {report.matches} matches were played by a process reused "
+            f"{counted(report.reused, 'match', of=report.matches)} "
+            f"{'was' if report.reused == 1 else 'were'} played by a process reused "
             "from an earlier match, as tournaments do"
         )
     return report

@@ -59,6 +59,7 @@ from referee.tournament import (
 )
 from referee.viewer.command import view as view_command
 from referee.viewer.report import report as report_command
+from referee.wording import counted
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -309,7 +310,7 @@ def play(
     click.echo(render(rows, fmt))
     cut = ", cut at the ply limit (adjudicated)" if cut_at_limit else ""
     click.echo(
-        f"seed {seed}, {outcome.plies} plies{cut}, sandbox {policy.mode}"
+        f"seed {seed}, {counted(outcome.plies, 'ply')}{cut}, sandbox {policy.mode}"
         + (f", record {record}" if record else "")
     )
 
@@ -374,7 +375,8 @@ def replay(record: Path, seat: int | None, at_ply: int | None, unchecked_chance:
         named = frame_at(record, at_ply, seat)
         click.echo(msgspec.json.format(encode(named)).decode())
     click.echo(
-        f"ok: {result.header.game}, {len(result.header.seats)} seats, {result.plies} plies, "
+        f"ok: {result.header.game}, {counted(len(result.header.seats), 'seat')}, "
+        f"{counted(result.plies, 'ply')}, "
         f"ranks {result.result.ranks}, verdicts {list(result.result.verdicts)}"
         + (", adjudicated at the ply limit" if result.result.reason == "ply_limit" else "")
         + ("" if result.chance_checked else ", CHANCE UNCHECKED (no seed)"),
@@ -500,7 +502,7 @@ def tournament(
     total = len(manifest.schedule)
     if not quiet:
         click.echo(
-            f"referee: run directory {out} ({len(seen)} of {total} matches done); "
+            f"referee: run directory {out} ({counted(len(seen), 'match', of=total)} done); "
             + sandbox_note(manifest.sandbox),
             err=True,
         )
@@ -531,7 +533,8 @@ def tournament(
         if not quiet and not tty and (now - last_line >= progress_every or len(seen) == total):
             last_line = now
             click.echo(
-                f"{manifest.config.name}: {len(seen)} of {total} matches {rate(row)}", err=True
+                f"{manifest.config.name}: {counted(len(seen), 'match', of=total)} {rate(row)}",
+                err=True,
             )
         if show and standings_every > 0 and now - last_table >= standings_every:
             last_table = now
@@ -552,7 +555,7 @@ def tournament(
             )
     except KeyboardInterrupt:
         click.echo(
-            f"\nreferee: interrupted; {len(seen)} of {len(manifest.schedule)} matches are "
+            f"\nreferee: interrupted; {counted(len(seen), 'match', of=len(manifest.schedule))} "
             f"recorded. Continue with: referee tournament --resume {out}",
             err=True,
         )
@@ -604,7 +607,9 @@ def _print_tables(
     if out_dir is not None:
         raise click.UsageError("--out-dir needs --format json or csv")
     count = (
-        f"{len(rows)} matches" if len(rows) == scheduled else f"{len(rows)} of {scheduled} matches"
+        counted(len(rows), "match")
+        if len(rows) == scheduled
+        else counted(len(rows), "match", of=scheduled)
     )
     click.echo(render(display_standings(standings(rows, names)), fmt, f"Standings ({count})"))
     click.echo()
@@ -613,7 +618,10 @@ def _print_tables(
     click.echo(render(seat_advantage(rows), fmt, "Seat advantage"))
     cut = sum(1 for r in rows if r.reason == "ply_limit")
     if cut:
-        click.echo(f"{cut} of {len(rows)} matches were cut at the ply limit (adjudicated)")
+        click.echo(
+            f"{counted(cut, 'match', of=len(rows))} "
+            f"{'was' if cut == 1 else 'were'} cut at the ply limit (adjudicated)"
+        )
 
 
 @main.command()
@@ -654,7 +662,7 @@ def results(run: Path, fmt: str, out_dir: Path | None, check: bool) -> None:
     click.echo(f"referee: {sandbox_note(manifest.sandbox)}", err=True)
     if len(rows) < scheduled:
         click.echo(
-            f"referee: partial run: {len(rows)} of {scheduled} matches played; "
+            f"referee: partial run: {counted(len(rows), 'match', of=scheduled)} played; "
             f"continue with: referee tournament --resume {run}",
             err=True,
         )
@@ -742,7 +750,7 @@ def check_bot_command(
         click.echo(f"note: {note}")
     verdict = "clean" if report.clean else f"NOT clean ({len(report.problems)} problem(s))"
     click.echo(
-        f"{verdict}: {report.matches} matches, {report.moves} moves, "
+        f"{verdict}: {counted(report.matches, 'match')}, {counted(report.moves, 'move')}, "
         f"slowest move {report.max_ms:.0f} ms of {move_ms} ms"
         + (
             f"; peak memory {report.peak_mb:.0f} MiB "

@@ -99,7 +99,7 @@ def test_a_bot_offering_reuse_that_faults_every_match_is_not_told_it_offers_none
     assert code == 1
     assert "does not offer reuse" not in out
     assert "the bot offered reuse in 3 of 3 matches, but no match was played by a reused" in out
-    assert "it faulted in 3 of its 3 matches" in out
+    assert "it faulted in 3 of 3 matches" in out
 
 
 def test_a_bot_whose_reused_process_never_answers_is_told_why() -> None:
