@@ -95,13 +95,13 @@ def ids_from_the_page(spec: str) -> tuple[list[tuple[int, int, int, int]], list[
     ``(kind, hex)`` per place."""
     deltas = [(0, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1)]
     names = ["N", "NE", "SE", "S", "SW", "NW"]
-    hexes = []
+    hexes: list[tuple[int, int, str, list[int]]] = []
     for item in filter(None, (x.strip() for x in spec.split(";"))):
         coords, rest = item.split(None, 1)
         q, r = map(int, coords.split(","))
-        terrain, _, rivers = rest.partition("[")
-        sides = sorted(names.index(x) for x in rivers.rstrip("]").split("+")) if rivers else []
-        hexes.append((q, r, terrain.strip(), sides))
+        terrain, _, river_text = rest.partition("[")
+        sides = [names.index(x) for x in river_text.rstrip("]").split("+")] if river_text else []
+        hexes.append((q, r, terrain.strip(), sorted(sides)))
     at = {(q, r): i for i, (q, r, _, _) in enumerate(hexes)}
     edges: list[tuple[int, int, int, int]] = []
     seen = set()
