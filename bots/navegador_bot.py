@@ -214,9 +214,10 @@ def end_near(state: NavegadorState) -> bool:
     return False
 
 
-DEEP_SHARE = 0.4
+DEEP_SHARE = 0.3
 """Share of the move time the look-ahead may use (the rest is the margin for the
-one-turn fallback, start-up of the reply and a loaded machine)."""
+one-turn fallback, up to about 40 ms of CPU, which a loaded machine can stretch
+several times over).  On an idle machine only the rarest decisions need more."""
 BANK_SHARE = 0.05
 """Share of the remaining time bank the look-ahead may use on top."""
 
