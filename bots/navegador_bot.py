@@ -19,6 +19,11 @@ and takes a last Market only when that gives it the lead.  When the end may come
 the bot plays again (:func:`end_near`) the look-ahead plans the next turn as the last
 one.
 
+The bot keeps to its clock: the look-ahead (the costly part, up to about half a
+second of CPU for one decision) has a deadline of :data:`DEEP_SHARE` of the move
+time from the moment the ``act`` arrived (plus :data:`BANK_SHARE` of the bank); past
+it, the decision falls back to the one-turn judgement (tens of ms at most).
+
 Usage: navegador_bot.py [--seed N] [--exact-end]
 
 ``--exact-end`` plays the round-2 setting (:func:`exact_end`): the last turn for the
@@ -31,6 +36,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+import time
 from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -208,13 +214,32 @@ def end_near(state: NavegadorState) -> bool:
     return False
 
 
+DEEP_SHARE = 0.3
+"""Share of the move time the look-ahead may use (the rest is the margin for the
+one-turn fallback, up to about 40 ms of CPU, which a loaded machine can stretch
+several times over).  On an idle machine only the rarest decisions need more."""
+BANK_SHARE = 0.05
+"""Share of the remaining time bank the look-ahead may use on top."""
+
+
+class OutOfTime(Exception):
+    """The look-ahead passed its deadline (:attr:`Planner.deadline`)."""
+
+
 class Planner:
-    """Greedy turn planner on copies of the engine state."""
+    """Greedy turn planner on copies of the engine state.
+
+    ``deadline``: a :func:`time.perf_counter` reading (seconds) after which the
+    look-ahead of a START decision gives up for the one-turn judgement (``None``:
+    no deadline, the look-ahead always completes)."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.future = 1.0
         self.last_next = False
+        self.deadline: float | None = None
+        self.timeouts = 0
+        """START decisions whose look-ahead ran out of time (fell back)."""
 
     def settle(self, state: NavegadorState, seat: int) -> None:
         """Resolve chance nodes and finish a forced expedition (all choices equal)."""
@@ -291,6 +316,8 @@ class Planner:
         """Value of START decision ``action``: the turn is played out greedily, then (with
         ``depth`` 2 and the game not ending) the seat's best next turn as if the others
         passed, and the final position is evaluated."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime
         copy = state.clone()
         # After the end trigger every seat has exactly one turn left: this one.
         last_turn = state.end_seat >= 0
@@ -332,7 +359,17 @@ class Planner:
         if len(legal) == 1:
             return legal[0]
         if state.stage == START:
-            return self.best_start(state, seat, LOOKAHEAD)
+            if self.deadline is None or LOOKAHEAD <= 1:
+                return self.best_start(state, seat, LOOKAHEAD)
+            try:
+                return self.best_start(state, seat, LOOKAHEAD)
+            except OutOfTime:
+                self.timeouts += 1
+                deadline, self.deadline = self.deadline, None
+                try:
+                    return self.best_start(state, seat, 1)
+                finally:
+                    self.deadline = deadline
         return self.greedy_step(state, seat)
 
 
@@ -347,6 +384,11 @@ class NavegadorBot(Bot):
         self.planner = Planner(self.rng)
 
     def choose(self, view: Any, legal: list[Any], events: list[Any]) -> int:
+        # ``received`` is left at 0.0 when choose is called outside the protocol loop
+        # (tests, in-process games): then no deadline, as with no clock.
+        budget_ms = DEEP_SHARE * self.clock.move_ms + BANK_SHARE * self.clock.bank_ms
+        timed = self.received > 0.0
+        self.planner.deadline = self.received + budget_ms / 1000.0 if timed else None
         state = GAME.determinize(view, self.rng)
         action = self.planner.choose(state)
         try:

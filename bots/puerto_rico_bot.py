@@ -17,6 +17,10 @@ buildings weighted by an estimate of the rounds left; doubloons saved towards a 
 building within reach count for more (:func:`_savings_value`), and the factory is
 valued by the doubloons it pays (:func:`_factory_worth`).
 
+The bot keeps to its clock: the role look-ahead's following picks (the costly part) have
+a deadline of :data:`DEEP_SHARE` of the move time from the moment the ``act`` arrived
+(plus :data:`BANK_SHARE` of the bank); past it, the role is judged by its own phase alone.
+
 Usage: ``puerto_rico_bot.py [--seed N]`` (speaks protocol v1 through ``referee.botkit``).
 ``puerto_rico_bot.py --against-random GAMES [--seats N]`` instead plays GAMES in-process
 games, this bot in one seat (rotating) against random players, and prints the results.
@@ -27,6 +31,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+import time
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
@@ -322,19 +327,35 @@ each following chooser takes the role that is best for it after its phase is pla
 (see ``docs/bots/puerto_rico.md``)."""
 
 
+DEEP_SHARE = 0.4
+"""Share of the move time the role look-ahead's following picks may use."""
+BANK_SHARE = 0.05
+"""Share of the remaining time bank they may use on top."""
+
+
+class OutOfTime(Exception):
+    """The role look-ahead passed its deadline."""
+
+
 def _play_role(state: PuertoRicoState, action: Any, rng: random.Random) -> None:
     state.apply_action(action)
     finish_phase(state, rng)
 
 
 def role_index(
-    state: PuertoRicoState, legal: list[Any], rng: random.Random, following: int = 0
+    state: PuertoRicoState,
+    legal: list[Any],
+    rng: random.Random,
+    following: int = 0,
+    deadline: float | None = None,
 ) -> int:
     """Index of the role whose played-out phase leaves ``state``'s mover best placed.
 
     With ``following > 0`` up to that many later role picks of the same round are played
     out after it (each by :func:`role_index` with no look-ahead), so a role is judged by
-    what the bot gains, what it costs the others and which roles it leaves to them."""
+    what the bot gains, what it costs the others and which roles it leaves to them.
+    ``deadline`` (a :func:`time.perf_counter` reading, seconds): raises
+    :class:`OutOfTime` when a following pick would start after it."""
     seat = state.to_move()
     round_no = state.round
     best, best_value = 0, float("-inf")
@@ -342,6 +363,8 @@ def role_index(
         child = state.clone()
         _play_role(child, action, rng)
         for _ in range(following):
+            if deadline is not None and time.perf_counter() > deadline:
+                raise OutOfTime
             if child.phase != P_ROLE or child.round != round_no:
                 break
             options = child.legal_actions()
@@ -352,10 +375,17 @@ def role_index(
     return best
 
 
-def choose_action(state: PuertoRicoState, legal: list[Any], rng: random.Random) -> int:
-    """The bot's policy on a full state: look-ahead for roles, greedy otherwise."""
+def choose_action(
+    state: PuertoRicoState, legal: list[Any], rng: random.Random, deadline: float | None = None
+) -> int:
+    """The bot's policy on a full state: look-ahead for roles, greedy otherwise.  Past
+    ``deadline`` (:func:`time.perf_counter` seconds; ``None``: none) a role is judged
+    without the following picks."""
     if isinstance(legal[0], ChooseRole):
-        return role_index(state, legal, rng, FOLLOWING_PICKS)
+        try:
+            return role_index(state, legal, rng, FOLLOWING_PICKS, deadline)
+        except OutOfTime:
+            return role_index(state, legal, rng)
     return greedy_index(state, legal, rng)
 
 
@@ -369,9 +399,13 @@ class PuertoRicoBot(Bot):
         self.rng = random.Random(seed)
 
     def choose(self, view: Any, legal: list[Any], events: list[Any]) -> int:
-        """Index into ``legal`` chosen by :func:`choose_action`."""
+        """Index into ``legal`` chosen by :func:`choose_action`, keeping to the clock
+        (``received`` left at 0.0, as when called outside the protocol loop: no
+        deadline)."""
+        budget_ms = DEEP_SHARE * self.clock.move_ms + BANK_SHARE * self.clock.bank_ms
+        deadline = self.received + budget_ms / 1000.0 if self.received > 0.0 else None
         state = GAME.determinize(view, self.rng)
-        return choose_action(state, legal, self.rng)
+        return choose_action(state, legal, self.rng, deadline)
 
 
 def against_random(games: int, seats: int) -> dict[str, float]:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from referee import loop as event_loop
@@ -23,6 +25,7 @@ from referee.match import Clock, MatchOutcome, SeatOutcome, run_match
 from referee.pool import BotPool
 from referee.replay import replay
 from referee.sandbox import SandboxPolicy
+from referee.wording import counted
 
 RANDOM_BOT = Path(__file__).resolve().parents[1] / "bots" / "random_bot.py"
 
@@ -60,6 +63,12 @@ class CheckReport:
     """The names the bot gave in its ``ready`` messages."""
     reused: int = 0
     """Matches the bot played in a process reused from an earlier match."""
+    offered_reuse: int = 0
+    """Matches whose ``ready`` from the bot announced ``"reuse": true``."""
+    faulted: int = 0
+    """Matches in which the bot's verdict was not ``ok``."""
+    reuse_failed: int = 0
+    """Matches whose reused process failed to answer ``start`` (a fresh one played)."""
     peak_mb: float | None = None
     """Most memory the bot's processes used together in any match, in MiB (``None``
     where bots run without a memory cgroup)."""
@@ -93,6 +102,33 @@ def explain_fault(seat: SeatOutcome, clock: Clock) -> str:
     return f"{EXPLAIN.get(seat.verdict, seat.verdict)} ({detail})"
 
 
+def reuse_note(report: CheckReport) -> str:
+    """Why no match of a check of several was played by a reused process, in words:
+    the bot never offered reuse, or it did but no process of it could be kept (it
+    faulted, or its process ended after ``end``)."""
+    if not report.offered_reuse:
+        return (
+            'the bot does not offer reuse ("reuse": true in ready), so tournaments start a '
+            "fresh process for each of its matches; see docs/protocol.md, Reuse"
+        )
+    if report.faulted:
+        why = (
+            f"it faulted in {counted(report.faulted, 'match', of=report.matches)}, and only a "
+            "process that ends a match with verdict ok is kept"
+        )
+    elif report.reuse_failed:
+        why = (
+            f"{report.reuse_failed} time(s) its process from an earlier match did not "
+            "answer the next start (see the problems above)"
+        )
+    else:
+        why = "its process had ended or could not be kept after each match"
+    return (
+        f"the bot offered reuse in {counted(report.offered_reuse, 'match', of=report.matches)}, "
+        f"but no match was played by a reused process: {why}; see docs/protocol.md, Reuse"
+    )
+
+
 def stderr_tail(path: Path, lines: int = STDERR_TAIL_LINES) -> list[str]:
     """The last ``lines`` non-empty lines of a stderr log ([] if missing or empty)."""
     try:
@@ -117,11 +153,14 @@ async def _matches(
     workdir: Path,
     logs: Path,
     sandbox: SandboxPolicy,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> list[tuple[int, MatchOutcome]]:
     """Every match of the check, bots reused across matches as a tournament would (a
-    bot that announces reuse is checked in that mode too)."""
+    bot that announces reuse is checked in that mode too).  ``on_progress(matches,
+    plies)``: called before every ply with the matches finished and the plies of the
+    current one, and after the last match."""
     random_argv = [sys.executable, str(RANDOM_BOT)]
-    played = []
+    played: list[tuple[int, MatchOutcome]] = []
     pool = BotPool()
     policy = sandbox.hiding([workdir, logs])
     try:
@@ -144,8 +183,11 @@ async def _matches(
                     sandbox=policy,
                     pool=pool,
                     reuse_tag=match_id,
+                    on_ply=None if on_progress is None else partial(on_progress, len(played)),
                 )
                 played.append((seat, outcome))
+        if on_progress is not None:
+            on_progress(len(played), 0)
     finally:
         await pool.close()
     return played
@@ -161,6 +203,7 @@ def check_bot(
     slow_ms: float | None = None,
     logs: Path | None = None,
     sandbox: SandboxPolicy | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> CheckReport:
     """Play ``rounds`` x ``seats`` matches with the bot in each seat; report findings.
 
@@ -169,7 +212,9 @@ def check_bot(
     ``logs``: keep the bots' stderr logs there (``logs/check-R-S/seatK.stderr.log``)
     instead of a temporary folder.  ``sandbox``: how the bots run (default none;
     the CLI's default is the tournament's, ``auto``).  A bot that announces reuse
-    plays its later matches in its earlier process, as in a tournament.  Raises
+    plays its later matches in its earlier process, as in a tournament.
+    ``on_progress(matches, plies)`` follows the check: matches finished (of ``rounds``
+    x ``seats``) and plies of the match under way.  Raises
     :class:`referee.engine.OptionError` for a bad seat count.
     """
     clock = clock or Clock(startup_ms=10_000, move_ms=1000, bank_ms=0)
@@ -189,6 +234,7 @@ def check_bot(
                 Path(tmp),
                 log_root,
                 sandbox or SandboxPolicy(),
+                on_progress,
             )
         )
         for seat, outcome in played:
@@ -243,14 +289,15 @@ def check_bot(
             if outcome.record is not None:
                 replay(outcome.record)
             report.reused += mine.reused
+            report.offered_reuse += mine.offered_reuse
+            report.faulted += mine.verdict != "ok"
+            report.reuse_failed += bool(mine.reuse_failed)
     if report.matches > 1 and not report.reused:
-        report.notes.append(
-            'the bot does not offer reuse ("reuse": true in ready), so tournaments start a '
-            "fresh process for each of its matches; see docs/protocol.md, Reuse"
-        )
+        report.notes.append(reuse_note(report))
     elif report.reused:
         report.notes.append(
-            f"{report.reused} of {report.matches} matches were played by a process reused "
+            f"{counted(report.reused, 'match', of=report.matches)} "
+            f"{'was' if report.reused == 1 else 'were'} played by a process reused "
             "from an earlier match, as tournaments do"
         )
     return report

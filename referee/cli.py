@@ -43,6 +43,7 @@ from referee.preflight import (
     check_writable_file,
     display_stem,
 )
+from referee.progress import Progress
 from referee.record import RecordError
 from referee.regress import regress
 from referee.replay import replay as replay_record
@@ -76,6 +77,7 @@ from referee.tournament import (
 )
 from referee.viewer.command import view as view_command
 from referee.viewer.report import report as report_command
+from referee.wording import counted
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -354,7 +356,13 @@ def play(
     sign_key: Path | None,
     fmt: str,
 ) -> None:
-    """Play one match of GAME between the --bot commands (seat 0 first)."""
+    """Play one match of GAME between the --bot commands (seat 0 first).
+
+    Prints one row per seat and a line with the seed, the ply count and whether the
+    game was cut at --max-plies.  --format json gives one object, ``{"match": {seed,
+    plies, reason, cut_at_ply_limit, sandbox, record, signature}, "seats": [rows]}``; csv gives
+    two sections headed ``# match`` and ``# seats``.
+    """
     if sign_key is not None and record is None:
         raise click.UsageError("--sign-key needs --record (it signs the record)")
     g = get_game(game)
@@ -379,22 +387,24 @@ def play(
     for spec in specs:
         check_sandbox_access(spec.argv, policy.mode, hidden)
     signer = load_signer(sign_key, [spec.argv for spec in specs], policy.mode)
-    outcome = event_loop.run(
-        run_match(
-            g,
-            specs,
-            seed=seed,
-            options=options,
-            clock=Clock(startup_ms, move_ms, bank_ms, ponder),
-            # The match id goes to every bot: it must say nothing of the seed.
-            match_id=new_match_id(),
-            record_path=record,
-            log_dir=logs,
-            max_plies=max_plies,
-            adjudication=adjudication,
-            sandbox=policy,
+    with Progress(g.name, max_plies or None, "plies") as progress:
+        outcome = event_loop.run(
+            run_match(
+                g,
+                specs,
+                seed=seed,
+                options=options,
+                clock=Clock(startup_ms, move_ms, bank_ms, ponder),
+                # The match id goes to every bot: it must say nothing of the seed.
+                match_id=new_match_id(),
+                record_path=record,
+                log_dir=logs,
+                max_plies=max_plies,
+                adjudication=adjudication,
+                sandbox=policy,
+                on_ply=progress.update,
+            )
         )
-    )
     signed = signer.sign_file(record) if signer is not None and record is not None else None
     rows = [
         {
@@ -408,14 +418,29 @@ def play(
         }
         for i, s in enumerate(outcome.seats)
     ]
+    cut_at_limit = outcome.reason == "ply_limit"
+    if fmt in ("json", "csv"):
+        match = {
+            "seed": seed,
+            "plies": outcome.plies,
+            "reason": outcome.reason,
+            "cut_at_ply_limit": cut_at_limit,
+            "sandbox": policy.mode,
+            "record": str(record) if record else None,
+            "signature": str(signed) if signed else None,
+        }
+        if fmt == "json":
+            click.echo(terminal_json({"match": match, "seats": rows}))
+        else:
+            click.echo(f"# match\n{render([match], fmt)}\n\n# seats\n{render(rows, fmt)}")
+        return
     click.echo(render(rows, fmt))
-    if fmt not in ("json", "csv"):
-        cut = ", cut at the ply limit (adjudicated)" if outcome.reason == "ply_limit" else ""
-        click.echo(
-            f"seed {seed}, {outcome.plies} plies{cut}, sandbox {policy.mode}"
-            + (f", record {record}" if record else "")
-            + (f", signed in {signed}" if signed else "")
-        )
+    cut = ", cut at the ply limit (adjudicated)" if cut_at_limit else ""
+    click.echo(
+        f"seed {seed}, {counted(outcome.plies, 'ply')}{cut}, sandbox {policy.mode}"
+        + (f", record {record}" if record else "")
+        + (f", signed in {signed}" if signed else "")
+    )
 
 
 def _short_name(command: str, seat: int) -> str:
@@ -429,14 +454,16 @@ def _short_name(command: str, seat: int) -> str:
     "--seat",
     type=click.IntRange(min=0),
     default=None,
-    help="Print what this seat (0-based) was shown.",
+    help="Print what this seat (0-based) was shown: one JSON line per decision; with "
+    "--at, only its view before that ply.",
 )
 @click.option(
     "--at",
     "at_ply",
     type=click.IntRange(min=0),
     default=None,
-    help="Print the full state before this ply (0 .. number of plies).",
+    help="Print the position before this ply (0 .. number of plies) as one JSON object: "
+    "the full state, or with --seat what that seat saw (instead of its decisions).",
 )
 @click.option(
     "--unchecked-chance",
@@ -459,6 +486,9 @@ def replay(
     """Re-apply RECORD through the rules engine; exit 0 only if it is consistent.
 
     Chance outcomes and fallback moves are re-drawn from the seed in the result line.
+    Stdout carries one output: with --at, the position before that ply (seat K's
+    view with --seat K); with --seat alone, seat K's decisions, one JSON line each;
+    else the verdict line (which goes to stderr when stdout carries one of the others).
     With --verify-key, the signature is checked first (a changed line is named).
     """
     signed_by = ""
@@ -473,7 +503,7 @@ def replay(
     if at_ply is not None and at_ply > result.plies:
         raise ValueError(f"--at {at_ply}: {record} has plies 0-{result.plies}")
     encode = msgspec.json.encode
-    if seat is not None:
+    if seat is not None and at_ply is None:
         for shown in result.shown:
             line = {
                 "ply": shown.ply,
@@ -490,7 +520,8 @@ def replay(
         named = frame_at(record, at_ply, seat)
         click.echo(msgspec.json.format(encode(named)).decode())
     click.echo(
-        f"ok: {result.header.game}, {len(result.header.seats)} seats, {result.plies} plies, "
+        f"ok: {result.header.game}, {counted(len(result.header.seats), 'seat')}, "
+        f"{counted(result.plies, 'ply')}, "
         f"ranks {result.result.ranks}, verdicts {list(result.result.verdicts)}"
         + (", adjudicated at the ply limit" if result.result.reason == "ply_limit" else "")
         + ("" if result.chance_checked else ", CHANCE UNCHECKED (no seed)")
@@ -627,7 +658,7 @@ def tournament(
     total = len(manifest.schedule)
     if not quiet:
         click.echo(
-            f"referee: run directory {out} ({len(seen)} of {total} matches done); "
+            f"referee: run directory {out} ({counted(len(seen), 'match', of=total)} done); "
             + sandbox_note(manifest.sandbox),
             err=True,
         )
@@ -658,7 +689,8 @@ def tournament(
         if not quiet and not tty and (now - last_line >= progress_every or len(seen) == total):
             last_line = now
             click.echo(
-                f"{manifest.config.name}: {len(seen)} of {total} matches {rate(row)}", err=True
+                f"{manifest.config.name}: {counted(len(seen), 'match', of=total)} {rate(row)}",
+                err=True,
             )
         if show and standings_every > 0 and now - last_table >= standings_every:
             last_table = now
@@ -680,7 +712,7 @@ def tournament(
             )
     except KeyboardInterrupt:
         click.echo(
-            f"\nreferee: interrupted; {len(seen)} of {len(manifest.schedule)} matches are "
+            f"\nreferee: interrupted; {counted(len(seen), 'match', of=len(manifest.schedule))} "
             f"recorded. Continue with: referee tournament --resume {out}",
             err=True,
         )
@@ -742,7 +774,9 @@ def _print_tables(
     if out_dir is not None:
         raise click.UsageError("--out-dir needs --format json or csv")
     count = (
-        f"{len(rows)} matches" if len(rows) == scheduled else f"{len(rows)} of {scheduled} matches"
+        counted(len(rows), "match")
+        if len(rows) == scheduled
+        else counted(len(rows), "match", of=scheduled)
     )
     click.echo(render(display_standings(standings(rows, names)), fmt, f"Standings ({count})"))
     click.echo()
@@ -751,7 +785,10 @@ def _print_tables(
     click.echo(render(seat_advantage(rows), fmt, "Seat advantage"))
     cut = sum(1 for r in rows if r.reason == "ply_limit")
     if cut:
-        click.echo(f"{cut} of {len(rows)} matches were cut at the ply limit (adjudicated)")
+        click.echo(
+            f"{counted(cut, 'match', of=len(rows))} "
+            f"{'was' if cut == 1 else 'were'} cut at the ply limit (adjudicated)"
+        )
 
 
 @main.command()
@@ -806,7 +843,7 @@ def results(run: Path, fmt: str, out_dir: Path | None, check: bool) -> None:
         )
     elif len(rows) < scheduled:
         click.echo(
-            f"referee: partial run: {len(rows)} of {scheduled} matches played; "
+            f"referee: partial run: {counted(len(rows), 'match', of=scheduled)} played; "
             f"continue with: referee tournament --resume {run}",
             err=True,
         )
@@ -876,16 +913,19 @@ def check_bot_command(
     argv = resolve_command(command)
     mode = resolve_mode(sandbox)
     check_sandbox_access(argv, mode, [("--logs", logs)])
-    report = check_bot(
-        g,
-        argv,
-        seats=seats,
-        rounds=rounds,
-        clock=Clock(startup_ms, move_ms, bank_ms),
-        slow_ms=slow_ms,
-        logs=logs,
-        sandbox=SandboxPolicy(mode, network),
-    )
+    total = rounds * (seats or g.min_seats)
+    with Progress(f"check-bot {g.name}", total, "matches") as progress:
+        report = check_bot(
+            g,
+            argv,
+            seats=seats,
+            rounds=rounds,
+            clock=Clock(startup_ms, move_ms, bank_ms),
+            slow_ms=slow_ms,
+            logs=logs,
+            sandbox=SandboxPolicy(mode, network),
+            on_progress=lambda done, ply: progress.update(done, f"ply {ply}" if ply else ""),
+        )
     # Problems and notes are display text: checkbot escaped what the bot wrote in them.
     for problem in report.problems:
         click.echo(f"problem: {problem}")
@@ -893,7 +933,7 @@ def check_bot_command(
         click.echo(f"note: {note}")
     verdict = "clean" if report.clean else f"NOT clean ({len(report.problems)} problem(s))"
     click.echo(
-        f"{verdict}: {report.matches} matches, {report.moves} moves, "
+        f"{verdict}: {counted(report.matches, 'match')}, {counted(report.moves, 'move')}, "
         f"slowest move {report.max_ms:.0f} ms of {move_ms} ms"
         + (
             f"; peak memory {report.peak_mb:.0f} MiB "

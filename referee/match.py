@@ -101,6 +101,8 @@ class SeatOutcome:
     reuse_failed: str = ""
     """Why a reused process failed to answer ``start`` (it was then replaced by a fresh
     one; not a verdict)."""
+    offered_reuse: bool = False
+    """The bot's ``ready`` in this match announced ``"reuse": true``."""
     peak_mb: float | None = None
     """Most memory all of the seat's bot processes used together, in MiB, over the
     process's life so far (``None`` without a memory cgroup, :mod:`referee.cgroups`)."""
@@ -178,6 +180,7 @@ async def run_match(
     sandbox: SandboxPolicy | None = None,
     pool: BotPool | None = None,
     reuse_tag: str = "",
+    on_ply: Callable[[int], None] | None = None,
 ) -> MatchOutcome:
     """Play one match between bot processes, one per seat, to the end.
 
@@ -195,7 +198,8 @@ async def run_match(
     :mod:`referee.pool`); the pool is used only where the record's directory and
     ``log_dir`` lie inside the paths ``sandbox`` already hides.  Raises
     :class:`referee.engine.OptionError` for a bad seat count and ValueError for a
-    negative ``max_plies``.
+    negative ``max_plies``.  ``on_ply(plies)`` is called before every ply with the
+    number of plies played so far (progress displays).
     """
     if max_plies < 0:
         raise ValueError(f"max_plies must be 0 (no limit) or positive, not {max_plies}")
@@ -281,6 +285,8 @@ async def run_match(
         act_id = 0
         reason = "finished"
         while (to_move := state.to_move()) != TERMINAL:
+            if on_ply is not None:
+                on_ply(ply)
             if max_plies and ply >= max_plies:
                 reason = "ply_limit"
                 break
@@ -384,6 +390,7 @@ async def _handshake(
         try:
             ready = await seat.bot.handshake(start, clock.startup_ms)
             seat.outcome.bot_name = cap_name(ready.name)
+            seat.outcome.offered_reuse = ready.reuse is True
             seat.outcome.reused = seat.bot.matches > 1
             if guard is not None:
                 guard.ready(index)
@@ -404,6 +411,7 @@ async def _handshake(
         try:
             ready = await fresh.handshake(start, clock.startup_ms)
             seat.outcome.bot_name = cap_name(ready.name)
+            seat.outcome.offered_reuse = ready.reuse is True
             if guard is not None:
                 guard.ready(index)
         except BotFault as exc:

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from referee.record import MoveLine, RecordError, read_record, read_result_line
 from referee.resultsdb import MatchRow, ResultsDB
 from referee.schedule import block_seed
+from referee.wording import counted
 
 if TYPE_CHECKING:
     from referee.tournament import Manifest
@@ -401,5 +402,7 @@ def check_run(out: Path, manifest: Manifest) -> CheckReport:
         )
     missing = len(schedule) - len(known & schedule.keys())
     if missing:
-        report.notes.append(f"{missing} of {len(schedule)} scheduled matches not played yet")
+        report.notes.append(
+            f"{counted(missing, 'scheduled match', of=len(schedule))} not played yet"
+        )
     return report

@@ -133,6 +133,32 @@ REDACTED_ACTIONS = {"manila": _manila_redacted}
 """Game name -> the redacted forms of its actions (games that hide nothing are absent)."""
 
 
+def _roads_and_boats_fields() -> dict[type[Any], dict[str, str]]:
+    from referee.games.roads_and_boats.fields import FIELD_DOCS
+
+    return FIELD_DOCS
+
+
+FIELD_DOCS = {"roads-and-boats": _roads_and_boats_fields}
+"""Game name -> the one-line meaning of every field of its view and action structs
+(struct -> field -> text), shown as each field's ``description``."""
+
+
+def _describe_fields(defs: dict[str, JsonSchema], docs: dict[type[Any], dict[str, str]]) -> None:
+    """Give the fields of each struct in ``docs`` their description in ``defs``: an
+    object's ``properties``, or an array-like struct's ``prefixItems`` (by field order).
+    Raises ``KeyError`` for a struct or field the schema does not have."""
+    for struct, fields in docs.items():
+        schema = defs[struct.__name__] = copy.deepcopy(defs[struct.__name__])
+        order: tuple[str, ...] = struct.__struct_fields__
+        for name, text in fields.items():
+            if "properties" in schema:
+                schema["properties"][name] = {**schema["properties"][name], "description": text}
+            else:
+                at = order.index(name)
+                schema["prefixItems"][at] = {**schema["prefixItems"][at], "description": text}
+
+
 def _ref(name: str) -> JsonSchema:
     return {"$ref": f"#/$defs/{name}"}
 
@@ -147,6 +173,15 @@ def wire_schema(game: Game) -> JsonSchema:
     """
     base = game.schema()
     defs: dict[str, JsonSchema] = dict(base["$defs"])
+    if game.name in FIELD_DOCS:
+        _describe_fields(defs, FIELD_DOCS[game.name]())
+        for name, schema in list(defs.items()):
+            tag = schema.get("properties", {}).get("kind", {})
+            if len(tag.get("enum", ())) == 1 and "description" not in tag:
+                defs[name] = schema = copy.deepcopy(schema)
+                schema["properties"]["kind"]["description"] = (
+                    f"The action kind, always {tag['enum'][0]!r}."
+                )
     props = dict(base["properties"])
     redacted_forms = REDACTED_ACTIONS[game.name]() if game.name in REDACTED_ACTIONS else []
     defs["wire.Action"] = props["action"]

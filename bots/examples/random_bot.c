@@ -1,5 +1,5 @@
-/* A random bot in C (one file, libc only): plays any game.
- * Build and run: cc -O2 -o random_bot bots/examples/random_bot.c && referee check-bot manila ./random_bot
+/* A random bot in C (libc only): plays any game. Build into build/ (git ignores it):
+ *   mkdir -p build && cc -O2 -o build/random_bot_c bots/examples/random_bot.c && referee check-bot manila build/random_bot_c
  *
  * Reads one JSON object per line; of each it needs only the top-level "type" and
  * "id" and the length of "legal", which the scanner below finds without a JSON

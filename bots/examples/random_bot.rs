@@ -1,5 +1,6 @@
 // A random bot in Rust (standard library only, one file): plays any game.
-// Build and run: rustc -O -o random_bot_rs bots/examples/random_bot.rs && referee check-bot manila ./random_bot_rs
+// Build and run (build/ is ignored by git):
+//   mkdir -p build && rustc -O -o build/random_bot_rs bots/examples/random_bot.rs && referee check-bot manila build/random_bot_rs
 //
 // Reads one JSON object per line; it needs only the top-level "type" and "id" and the
 // length of "legal", found by the small scanner below (no JSON crate). Answers `start`

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import random
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from navegador_bot import (
     money_value,
 )
 
+from referee.engine import CHANCE, TERMINAL
 from referee.games.navegador import GAME, data
 from referee.games.navegador.actions import DONE, Hire, Launch, Rondel, Scrap
 from referee.games.navegador.state import START, NavegadorState
@@ -268,3 +270,62 @@ def test_near_the_end_money_becomes_workers() -> None:
     legal = state.legal_actions()
     action = legal[NavegadorBot(seed=1).choose(state.view(0), legal, [])]
     assert action == Hire(count=4)
+
+
+def heavy_start() -> NavegadorState:
+    """A START decision of seat 0 whose look-ahead is costly (a mid-game position
+    reached by the bot against itself), found by counting look-ahead calls."""
+    state = GAME.new_game(4)
+    rng = random.Random(3)
+    planner = Planner(random.Random(4))
+    while True:
+        who = state.to_move()
+        assert who != TERMINAL
+        if who == CHANCE:
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        if who == 0 and state.stage == START and sum(p.turns for p in state.players) >= 24:
+            return state
+        state.apply_action(planner.choose(state))
+
+
+def counted_lookahead(monkeypatch: pytest.MonkeyPatch, planner: Planner) -> list[int]:
+    """Depths of every ``start_value`` call of ``planner`` from now on."""
+    depths: list[int] = []
+    real = planner.start_value
+
+    def start_value(state: NavegadorState, action: object, seat: int, depth: int = 1) -> float:
+        depths.append(depth)
+        return real(state, action, seat, depth)
+
+    monkeypatch.setattr(planner, "start_value", start_value)
+    return depths
+
+
+def test_the_bot_keeps_to_its_clock_past_the_deadline_it_judges_one_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 33, item 6: under the protocol (``received`` set) the look-ahead has a
+    deadline inside ``choose``; an ``act`` whose time is already spent gets the
+    one-turn judgement (no look-ahead call completes), the same choice as
+    ``best_start`` at depth 1; with time to spare, the full look-ahead runs."""
+    state = heavy_start()
+    legal = state.legal_actions()
+    assert len(legal) > 1
+    late = NavegadorBot(seed=1)
+    depths = counted_lookahead(monkeypatch, late.planner)
+    late.received = time.perf_counter() - 10.0  # the act arrived 10 s ago
+    picked = legal[late.choose(state.view(0), legal, [])]
+    assert late.planner.timeouts == 1
+    shallow = Planner(random.Random(0))
+    shallow.future, shallow.last_next = late.planner.future, late.planner.last_next
+    assert picked == shallow.best_start(GAME.determinize(state.view(0), random.Random(0)), 0, 1)
+    deep_calls = [d for d in depths if d > 1]
+    assert len(deep_calls) == 1  # the first look-ahead call found the deadline passed
+
+    calm = NavegadorBot(seed=1)
+    depths = counted_lookahead(monkeypatch, calm.planner)
+    calm.clock.move_ms = 600_000  # ten minutes: the look-ahead always completes
+    calm.received = time.perf_counter()
+    calm.choose(state.view(0), legal, [])
+    assert calm.planner.timeouts == 0 and sum(1 for d in depths if d > 1) == len(legal)

@@ -10,6 +10,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -144,22 +145,43 @@ def test_manila_auction_compares_bid_limits_on_paired_playouts() -> None:
     assert action == firsts[best]
 
 
-def test_manila_at_the_clock_stops_at_the_playout_cap() -> None:
+def test_manila_at_the_clock_stops_at_the_playout_cap(monkeypatch: pytest.MonkeyPatch) -> None:
     """However long the clock, a Manila decision runs at most the capped number of
-    paired playouts, in whole samples (one playout of every candidate each)."""
+    paired playouts, in whole samples (one playout of every candidate each).
+
+    The move arrived an hour from now, so the clock can never end the search however
+    slow the machine: only the cap can.  A guard counting far past the cap stands in
+    for the clock should the cap fail, and is then seen to have fired."""
     state, who = manila_position("auction")
     bot = seated("manila", who, 4, iterations=60)
     bot.iterations = None  # the clock decides
-    bot.clock = Clock(move_ms=4000, bank_ms=0)  # 1.34 s: several times the cap
-    bot.received = time.perf_counter()
+    bot.clock = Clock(move_ms=4000, bank_ms=0)
+    bot.received = time.perf_counter() + 3600.0
+    cap = ManilaAdapter.clock_playout_cap
+    assert cap is not None
+    clocked = bot.budget
+    guard_fired: list[int] = []
+
+    def guarded(rollouts: bool) -> Callable[[int], bool]:
+        done = clocked(rollouts)
+
+        def check(count: int) -> bool:
+            if count >= 10 * cap:
+                guard_fired.append(count)
+                return True
+            return done(count)
+
+        return check
+
+    monkeypatch.setattr(bot, "budget", guarded)
     view, legal = state.view(who), list(state.legal_actions())
     bot.choose(view, legal, [])
+    assert guard_fired == []
     adapter = bot.adapter
     assert isinstance(adapter, ManilaAdapter)
     _firsts, margins, _best = adapter.last_flat
     playouts = sum(len(m) for m in margins)
-    cap = ManilaAdapter.clock_playout_cap
-    assert cap is not None and cap - len(margins) < playouts <= cap
+    assert cap - len(margins) < playouts <= cap
 
 
 def test_manila_flat_pick_needs_a_clear_paired_gain() -> None:

@@ -89,3 +89,28 @@ def test_a_faulting_bot_is_never_reused_in_the_check() -> None:
     code, out = check(reuse_bot, "--seats", "3")
     assert code == 1
     assert out.count("problem:") == 3 and "reused from an earlier match" not in out
+
+
+def test_a_bot_offering_reuse_that_faults_every_match_is_not_told_it_offers_none() -> None:
+    """Issue 33, item 5: the note says the bot offered reuse and why no process was
+    kept (every match faulted), not that it does not offer reuse."""
+    reuse_bot = f"{sys.executable} {ROOT / 'tests' / 'core' / 'reuse_bot.py'} illegal"
+    code, out = check(reuse_bot, "--seats", "3")
+    assert code == 1
+    assert "does not offer reuse" not in out
+    assert "the bot offered reuse in 3 of 3 matches, but no match was played by a reused" in out
+    assert "it faulted in 3 of 3 matches" in out
+
+
+def test_a_bot_whose_reused_process_never_answers_is_told_why() -> None:
+    reuse_bot = f"{sys.executable} {ROOT / 'tests' / 'core' / 'reuse_bot.py'} die_on_reuse"
+    code, out = check(reuse_bot, "--seats", "3")
+    assert code == 1 and "does not offer reuse" not in out
+    assert "2 time(s) its process from an earlier match did not answer the next start" in out
+
+
+def test_a_bot_without_reuse_is_told_it_offers_none() -> None:
+    reuse_bot = f"{sys.executable} {ROOT / 'tests' / 'core' / 'reuse_bot.py'} no_reuse"
+    code, out = check(reuse_bot, "--seats", "3")
+    assert code == 0, out
+    assert 'note: the bot does not offer reuse ("reuse": true in ready)' in out

@@ -59,7 +59,7 @@ def test_play_json_format(tmp_path: Path) -> None:
     _code, out, _ = invoke(
         "play", "secret-race", "--bot", RANDOM, "--bot", RANDOM, "--format", "json"
     )
-    rows = json.loads(out)
+    rows = json.loads(out)["seats"]
     assert [r["seat"] for r in rows] == [0, 1]
     assert sorted(r["rank"] for r in rows)[0] == 1
 

@@ -7,9 +7,12 @@ import json
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import msgspec
+import pytest
 
 from referee.engine import CHANCE, TERMINAL
 from referee.games.puerto_rico import GAME
@@ -95,3 +98,41 @@ def test_tournament_config_names_this_game_and_both_bots() -> None:
     for bot in config.bots:
         script = bot.command.split()[-1]
         assert (ROOT / "tournaments" / script).resolve().is_file()
+
+
+def test_the_bot_keeps_to_its_clock_past_the_deadline_roles_are_judged_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 33, item 6: under the protocol (``received`` set), an ``act`` whose time is
+    already spent gets a role judged by its own phase only (no following pick is
+    played out), the choice ``role_index`` makes without look-ahead; with time to
+    spare the following picks run."""
+    import puerto_rico_bot
+
+    state = GAME.new_game(4)
+    while state.to_move() == CHANCE:
+        state.apply_chance(state.sample_chance(random.Random(1)))
+    legal = state.legal_actions()
+    seat = state.to_move()
+    assert len(legal) > 1
+    calls: list[int] = []
+    real = puerto_rico_bot.role_index
+
+    def counted(*args: Any, **kwargs: Any) -> int:
+        calls.append(args[3] if len(args) > 3 else kwargs.get("following", 0))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(puerto_rico_bot, "role_index", counted)
+    late = PuertoRicoBot(seed=2)
+    late.received = time.perf_counter() - 10.0  # the act arrived 10 s ago
+    picked = late.choose(state.view(seat), legal, [])
+    assert calls == [puerto_rico_bot.FOLLOWING_PICKS, 0]  # gave up, then no look-ahead
+    alone = real(GAME.determinize(state.view(seat), random.Random(0)), legal, random.Random(0))
+    assert legal[picked] == legal[alone]
+
+    calls.clear()
+    calm = PuertoRicoBot(seed=2)
+    calm.clock.move_ms = 600_000
+    calm.received = time.perf_counter()
+    calm.choose(state.view(seat), legal, [])
+    assert calls[0] == puerto_rico_bot.FOLLOWING_PICKS and len(calls) > 2  # picks played out

@@ -13,6 +13,10 @@
 * ``think``: sleeps 150 ms before every answer (a seat that is on move a while).
 * ``early``: the crowd of ``crowd``, started as soon as it has answered ``start``.
 * ``slow_start``: sleeps 500 ms before answering ``start``, then answers at once.
+* ``held_start``: answers ``start`` only once it has received ``SIGWINCH`` (whose
+  default action is to ignore it, so a signal that comes too early is lost, not
+  fatal: the test sends it again), or after 10 s; then answers at once.  The test
+  holds every other seat in start-up this way for as long as it samples.
 
 All play the first legal action.  ``TAG`` is only carried on the command line,
 which every process of the bot inherits, so a test can find them all from outside.
@@ -20,6 +24,7 @@ which every process of the bot inherits, so a test can find them all from outsid
 
 import json
 import os
+import signal
 import sys
 import time
 
@@ -48,6 +53,15 @@ def crowd(double_fork: bool) -> None:
             os.wait()
 
 
+def held_start() -> None:
+    """Wait for ``SIGWINCH`` (10 s at most)."""
+    released: list[int] = []
+    signal.signal(signal.SIGWINCH, lambda signum, frame: released.append(signum))
+    until = time.monotonic() + 10.0
+    while not released and time.monotonic() < until:
+        time.sleep(0.01)
+
+
 def main() -> None:
     started = False
     for line in sys.stdin:
@@ -55,6 +69,8 @@ def main() -> None:
         if msg["type"] == "start":
             if MODE == "slow_start":
                 time.sleep(0.5)
+            if MODE == "held_start":
+                held_start()
             send({"type": "ready", "name": f"ponder-{MODE}"})
             if MODE == "early":
                 started = True

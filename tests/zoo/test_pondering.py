@@ -13,8 +13,10 @@ allowed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
+import signal
 import sys
 import threading
 import time
@@ -164,20 +166,80 @@ def test_a_fork_bomb_is_a_crash_and_costs_the_others_no_time(
     assert states(tag) == [], "a process of the bomb outlived its match"
 
 
+def bot_pids(tag: str) -> list[int]:
+    """Pids of the Python processes of :data:`BOT` whose command line holds ``tag``
+    (not the sandbox's own processes, which carry the tag too)."""
+    found = []
+    for pid in tagged_states(tag):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if len(argv) > 2 and argv[1].endswith(BOT.name.encode()) and tag.encode() in argv[3:4]:
+            found.append(pid)
+    return found
+
+
 @pytest.mark.parametrize("ponder", [False, True])
 def test_a_bot_ready_early_is_stopped_while_the_others_start(ponder: bool, tmp_path: Path) -> None:
     """The same attack during start-up: the attacker answers start at once and starts
-    its crowd while the others take 500 ms to answer; it is stopped meanwhile."""
-    outcome, samples, _ = watched_match(
-        "early",
-        SandboxPolicy("bwrap") if bwrap_problem() is None else SandboxPolicy("none"),
-        ponder,
-        tmp_path,
-        others="slow_start",
-    )
+    its crowd while the others are held in start-up; it is stopped meanwhile.
+
+    The others answer ``start`` only when the test releases them, once it has
+    sampled the crowd (every process up) enough times: the verdict rests on counts of
+    samples, never on how many fit into some wall-clock time.  Without pondering the
+    crowd may run briefly before the referee stops it (the samples until then), but
+    once stopped it stays stopped until the others are ready; with pondering no
+    sample is stopped."""
+    wanted = 30
+    tag, others_tag = f"tag{secrets.token_hex(6)}", f"held{secrets.token_hex(6)}"
+    bots = [
+        BotSpec("attacker", [sys.executable, str(BOT), "early", tag, "6"]),
+        BotSpec("other1", [sys.executable, str(BOT), "held_start", others_tag]),
+        BotSpec("other2", [sys.executable, str(BOT), "held_start", others_tag]),
+    ]
+    policy = SandboxPolicy("bwrap") if bwrap_problem() is None else SandboxPolicy("none")
+    result: list[MatchOutcome] = []
+
+    def play() -> None:
+        result.append(
+            asyncio.run(
+                run_match(
+                    GAME,
+                    bots,
+                    seed=5,
+                    clock=Clock(startup_ms=30_000, move_ms=5000, ponder=ponder),
+                    options=GAME.parse_options({"target": 18}),
+                    record_path=tmp_path / "m.jsonl",
+                    limits=BotLimits(exit_grace_s=0.3, term_grace_s=0.3),
+                    sandbox=policy,
+                    fsync=False,
+                )
+            )
+        )
+
+    thread = threading.Thread(target=play)
+    thread.start()
+    held: list[list[bytes]] = []  # samples of the whole crowd while the others are held
+    stopped = 0
+    while thread.is_alive() and (stopped if not ponder else len(held)) < wanted:
+        found = states(tag)
+        if len(found) > 6:  # the crowd is up (and the bot, and its sandbox helpers)
+            held.append(found)
+            stopped += all(state in (b"T", b"t") for state in found)
+        time.sleep(0.01)
+    while thread.is_alive():  # release the others (again, should one come too early)
+        for pid in bot_pids(others_tag):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGWINCH)
+        time.sleep(0.05)
+    thread.join()
+    outcome = result[0]
     assert outcome.verdicts == ["ok", "ok", "ok"], [s.detail for s in outcome.seats]
-    stopped = [s for s in samples if all(state in (b"T", b"t") for state in s)]
+    flags = [all(state in (b"T", b"t") for state in s) for s in held]
     if ponder:
-        assert stopped == [] and len(samples) >= 10
+        assert len(held) >= wanted and not any(flags), flags
     else:
-        assert len(stopped) >= 15, (len(stopped), len(samples))  # of about 45
+        assert stopped >= wanted, (stopped, len(held))
+        first = flags.index(True)
+        assert all(flags[first:]), flags  # once stopped, stopped until the others are ready

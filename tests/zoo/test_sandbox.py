@@ -208,7 +208,7 @@ def test_python_bots_import_referee_in_the_sandbox(tmp_path: Path, bwrap: Sandbo
         ],
     )
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.stdout)
+    rows = json.loads(result.stdout)["seats"]
     assert [row["verdict"] for row in rows] == ["ok"] * 3, result.output
     assert replay(tmp_path / "m.jsonl").header.sandbox == "bwrap"
 
