@@ -70,27 +70,43 @@ class Progress:
         self._width = 0
         self._printed = ""
         self._bar: Any = None
-        if self.tty and total is not None:
+        self._open_bar()
+
+    def _open_bar(self) -> None:
+        """On a terminal with a known total, start a bar for it (from :attr:`done`)."""
+        if self.tty and self.total is not None:
             self._bar = click.progressbar(
-                length=total,
-                label=label,
+                length=max(self.total, 1),
+                label=self.label,
                 show_eta=True,
                 show_pos=True,
                 item_show_func=lambda _item: self.note or None,
                 file=self.file,
             )
             self._bar.__enter__()
+            self._shown = 0
 
     def text(self) -> str:
         """The plain line for the current count: ``label: done of total unit``."""
         amount = f"{self.done} of {self.total}" if self.total is not None else f"{self.done}"
         return f"{self.label}: {amount} {self.unit}" + (f" ({self.note})" if self.note else "")
 
-    def update(self, done: int, note: str = "") -> None:
+    def update(self, done: int, note: str = "", *, total: int | None = None) -> None:
         """Record that ``done`` units are finished (a count, not an increment), with an
-        optional short ``note`` (already safe to show: never a bot's own text)."""
+        optional short ``note`` (already safe to show: never a bot's own text).  A
+        ``total`` other than the current one replaces it (work found to be larger, or a
+        total learnt only once the work began); on a terminal the bar starts again."""
         if self._closed:
             return
+        if total is not None and total != self.total:
+            self.total = total
+            if self._bar is not None:
+                self._bar.__exit__(None, None, None)
+                self._bar = None
+            elif self.tty and self._width:
+                self.file.write("\r" + " " * self._width + "\r")
+                self._width = 0
+            self._open_bar()
         self.done, self.note = done, note
         now = self.clock()
         if self.tty:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
+from referee.progress import Progress
 from referee.record import RecordError
 from referee.viewer import write_viewer
-from referee.viewer.progress import Progress
 from referee.viewer.timeline import Timeline
 
 
@@ -43,8 +43,10 @@ def view(record: Path, out: Path | None, seat: int | None, follow: bool) -> None
         if follow:
             path = _follow(record, out, seat)
         else:
-            with Progress(f"view {record.name}", "plies") as progress:
-                path = write_viewer(record, out, seat, on_ply=progress.update)
+            with Progress(f"view {record.name}", None, "plies") as progress:
+                path = write_viewer(
+                    record, out, seat, on_ply=lambda done, total: progress.update(done, total=total)
+                )
     except (RecordError, LookupError, ValueError, OSError) as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(2) from None

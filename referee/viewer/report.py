@@ -18,13 +18,13 @@ from typing import Any
 import click
 
 from referee.display import html_text, terminal
+from referee.progress import Progress
 from referee.protocol import FAULTS
 from referee.record import RecordError
 from referee.resultsdb import MatchRow, ResultsDB, ResultsError
 from referee.standings import pairwise_data, ratings, seat_advantage, standings
 from referee.tournament import TournamentError, load_run
 from referee.viewer import default_output, write_viewer
-from referee.viewer.progress import Progress
 from referee.viewer.render import SEAT_COLORS
 
 MAX_RATING_POINTS = 120
@@ -218,7 +218,7 @@ def match_table(run: Path, out: Path, rows: Sequence[MatchRow], make_viewers: bo
     ]
     records = [record_path(run, row) for row in rows]
     todo = sum(1 for r in records if r is not None and not default_output(r).exists())
-    progress = Progress(f"viewers of {run.name}", "viewers")
+    progress = Progress(f"viewers of {run.name}", None, "viewers")
     made = 0
     for row, record in zip(rows, records, strict=True):
         link = "no record"
@@ -230,7 +230,7 @@ def match_table(run: Path, out: Path, rows: Sequence[MatchRow], make_viewers: bo
                 except (RecordError, LookupError, ValueError, OSError) as exc:
                     link = f'<span class="bad">{_e(exc)}</span>'
                 made += 1
-                progress.update(made, todo)
+                progress.update(made, total=todo)
             if viewer.exists():
                 rel = Path(_relative(viewer, out.parent))
                 link = f'<a href="{_e(rel.as_posix())}">view</a>'

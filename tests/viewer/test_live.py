@@ -19,8 +19,8 @@ from click.testing import CliRunner
 
 from referee.cli import main
 from referee.games.roads_and_boats.render import RENDERER as RB
+from referee.progress import Progress
 from referee.record import ChanceLine, MoveLine, iter_record
-from referee.viewer.progress import Progress
 from referee.viewer.timeline import build_timeline
 from tests.viewer.conftest import EXTREMES
 from tests.viewer.test_viewer import embedded, engine_views, frames_of
@@ -188,17 +188,17 @@ def test_follow_stops_on_ctrl_c_with_130_and_a_page_that_no_longer_reloads(
 def test_progress_off_a_terminal_is_at_most_a_line_a_second() -> None:
     now = [0.0]
     out = io.StringIO()
-    with Progress("view g.jsonl", "plies", stream=out, tty=False, clock=lambda: now[0]) as p:
+    with Progress("view g.jsonl", None, "plies", file=out, tty=False, clock=lambda: now[0]) as p:
         for done in range(1, 451):
             now[0] = done / 100  # 450 plies over 4.5 s
-            p.update(done, 450)
+            p.update(done, total=450)
     lines = out.getvalue().splitlines()
     assert [int(line.split()[2]) for line in lines] == [100, 200, 300, 400, 450]
     assert lines[-1] == "view g.jsonl: 450 of 450 plies"  # the closing line
     quick = io.StringIO()
-    with Progress("view g.jsonl", "plies", stream=quick, tty=False, clock=lambda: 0.0) as p:
+    with Progress("view g.jsonl", None, "plies", file=quick, tty=False, clock=lambda: 0.0) as p:
         for done in range(1, 501):
-            p.update(done, 500)
+            p.update(done, total=500)
     assert quick.getvalue() == ""  # a quick job says nothing
 
 
