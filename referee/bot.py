@@ -995,8 +995,7 @@ class BotProcess:
 
     def _kill_frozen(self) -> None:
         """Kill every process of a bot its cgroup holds frozen, then thaw the group:
-        a frozen process dies only once thawed (cgroup v1), and a killed one runs no
-        more of its own code."""
+        a killed process runs no more of its own code, whatever the freezer's state."""
         if not (self._cgroup_frozen and self._group is not None):
             return
         for pid in self._group.pids():

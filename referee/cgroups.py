@@ -18,10 +18,14 @@ leave it (only root may write there, and a sandboxed bot is never root).
 The same group freezes the bot while other seats think (:meth:`MemoryGroup.freeze`,
 used by :meth:`referee.bot.BotProcess.freeze`): one write stops every process of the
 bot, including those it starts meanwhile and those a tracer of its own would have
-kept running by swallowing a SIGSTOP.  On cgroup v2 that is the group's own
-``cgroup.freeze``; on cgroup v1, a freezer cgroup of the same name in the freezer
-hierarchy, which the bot's first process joins in the same step.  Where there is no
-freezer, :attr:`MemoryGroup.freezer` is ``None`` and bots are stopped by signals.
+kept running by swallowing a SIGSTOP.  That is the group's own ``cgroup.freeze`` on
+cgroup v2, where a frozen process still dies of SIGKILL.  The cgroup v1 freezer is
+not used: a process it holds frozen does not die of SIGKILL until it is thawed, so a
+referee killed while its bots were frozen (idle in a pool, or waiting for another
+seat) would leave them frozen for ever, and whoever reaps them waiting.  Where there
+is no v2 freezer, :attr:`MemoryGroup.freezer` is ``None`` and bots are stopped by
+SIGSTOP; under the sandbox a bot cannot ``ptrace`` (:mod:`referee.seccomp`), so no
+tracer of its own can swallow that signal.
 
 This needs root, and on cgroup v2 a referee cgroup that may hand the memory
 controller to its children (the referee alone in its cgroup, such as a
@@ -47,28 +51,23 @@ JOIN: Final = 'echo 0 >"$0" && exec "$@"'
 """The ``sh -c`` script that moves itself into the cgroup named by ``$0`` and then
 runs the bot's command line."""
 
-JOIN_BOTH: Final = 'echo 0 >"$0" && echo 0 >"$1" && shift && exec "$@"'
-"""The same for two cgroups (``$0`` and ``$1``: memory and v1 freezer)."""
-
-
 @dataclass(frozen=True)
 class _Parent:
     path: Path  # this referee's own folder of bot groups
     v2: bool
-    freezer: Path | None = None  # its folder in the v1 freezer hierarchy, if any
 
 
 class MemoryGroup:
     """One bot's memory cgroup (a directory of the cgroup file system), capped at
     ``limit_mb`` MiB.  Made by :func:`memory_group`; :meth:`release` it."""
 
-    def __init__(self, path: Path, v2: bool, limit_mb: int, freezer: Path | None = None) -> None:
+    def __init__(self, path: Path, v2: bool, limit_mb: int) -> None:
         self.path = path
         self.v2 = v2
         self.limit_mb = limit_mb
-        self.freezer = path if v2 and (path / "cgroup.freeze").exists() else freezer
-        """The cgroup whose freezer stops the bot (v2: this group; v1: a group of
-        the same name in the freezer hierarchy), or ``None``."""
+        self.freezer = path if v2 and (path / "cgroup.freeze").exists() else None
+        """The cgroup whose freezer stops the bot (cgroup v2: this group), or ``None``
+        (cgroup v1: see the module docstring)."""
         self._kills_before = 0
         self._peak_counts = True  # the peak is the current bot's alone
 
@@ -97,12 +96,8 @@ class MemoryGroup:
                 self._peak_counts = False
 
     def prefix(self) -> list[str]:
-        """The argv prefix that runs the rest of a command line inside this group (and
-        its v1 freezer group)."""
-        procs = str(self.path / "cgroup.procs")
-        if self.freezer is not None and self.freezer != self.path:
-            return ["/bin/sh", "-c", JOIN_BOTH, procs, str(self.freezer / "cgroup.procs")]
-        return ["/bin/sh", "-c", JOIN, procs]
+        """The argv prefix that runs the rest of a command line inside this group."""
+        return ["/bin/sh", "-c", JOIN, str(self.path / "cgroup.procs")]
 
     def freeze(self) -> None:
         """Start freezing every process of the group, those it starts meanwhile
@@ -216,20 +211,22 @@ def _make(parent: _Parent, limit_mb: int) -> MemoryGroup:
     except OSError:
         path.rmdir()
         raise
-    freezer = None
-    if parent.freezer is not None:
-        try:
-            (parent.freezer / path.name).mkdir(mode=0o755)
-            freezer = parent.freezer / path.name
-        except OSError:
-            pass  # no freezer for this group: the bot is stopped by signals
-    return MemoryGroup(path, parent.v2, limit_mb, freezer)
+    return MemoryGroup(path, parent.v2, limit_mb)
 
 
 def memory_problem() -> str | None:
     """Why bots cannot have a memory cgroup here, or ``None`` if they can."""
     parent = _parent()
     return parent if isinstance(parent, str) else None
+
+
+def freezer_problem() -> str | None:
+    """Why bots' cgroups cannot freeze them here (they are then stopped by SIGSTOP),
+    or ``None`` if they can (a memory cgroup on cgroup v2)."""
+    parent = _parent()
+    if isinstance(parent, str):
+        return parent
+    return None if parent.v2 else "cgroup v1: its freezer is not used (see referee.cgroups)"
 
 
 @functools.cache
@@ -258,32 +255,7 @@ def _parent() -> _Parent | str:
     except OSError as exc:
         return f"cannot make a memory cgroup under {path}: {exc.strerror or exc}"
     atexit.register(_remove_all, mine, os.getpid())
-    freezer = None if v2 else _v1_freezer(mine.name)
-    return _Parent(mine, v2, freezer)
-
-
-def _v1_freezer(name: str) -> Path | None:
-    """This referee's folder ``name`` in the cgroup v1 freezer hierarchy, made now and
-    removed at exit, or ``None`` where there is no such hierarchy."""
-    try:
-        where = None
-        for line in Path("/proc/self/cgroup").read_text().splitlines():
-            _, controllers, path = line.split(":", 2)
-            if "freezer" in controllers.split(","):
-                where = path
-        if where is None:
-            return None
-        for root, point, kind, options in _mounts():
-            if kind == "cgroup" and "freezer" in options.split(","):
-                own = _under(point, root, where)
-                _remove_stale(own)
-                mine = own / name
-                mine.mkdir(mode=0o755)
-                atexit.register(_remove_all, mine, os.getpid())
-                return mine
-    except OSError:
-        pass
-    return None
+    return _Parent(mine, v2)
 
 
 def _forget_after_fork() -> None:

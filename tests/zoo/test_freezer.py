@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from referee.bot import BotFault, BotLimits, BotProcess, BotSpec
-from referee.cgroups import memory_problem
+from referee.cgroups import freezer_problem
 from referee.protocol import PROTOCOL_VERSION, Start, StartClock
 from referee.sandbox import SandboxPolicy
 from tests.zoo.procs import frozen_by_cgroup
@@ -77,8 +77,8 @@ def spinner_ticks_while_frozen(limits: BotLimits) -> tuple[str, int, bool]:
 
 
 def test_a_tracer_cannot_keep_a_frozen_bot_computing(monkeypatch: pytest.MonkeyPatch) -> None:
-    if memory_problem() is not None:
-        pytest.skip(f"no cgroup for bots here: {memory_problem()}")
+    if (why := freezer_problem()) is not None:
+        pytest.skip(f"no cgroup freezer for bots here: {why}")
 
     async def no_walk(*args: object, **kwargs: object) -> list[int]:
         raise AssertionError("a cgroup freeze reads no process tree")
@@ -94,10 +94,9 @@ def test_a_tracer_cannot_keep_a_frozen_bot_computing(monkeypatch: pytest.MonkeyP
 
 def test_a_fork_bomb_in_a_frozen_cgroup_is_counted_and_killed() -> None:
     """More processes than max_processes in a frozen group is a crash, and close()
-    kills them all although frozen (cgroup v1 kills a frozen process only once
-    thawed)."""
-    if memory_problem() is not None:
-        pytest.skip(f"no cgroup for bots here: {memory_problem()}")
+    kills them all although frozen."""
+    if (why := freezer_problem()) is not None:
+        pytest.skip(f"no cgroup freezer for bots here: {why}")
     script = (
         "import json, os, sys, time\n"
         "for _ in range(40):\n"
