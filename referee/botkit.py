@@ -42,9 +42,10 @@ from referee.engine import Game
 from referee.games import get_game
 
 
-class Clock(msgspec.Struct):
+class Clock(msgspec.Struct, frozen=True):
     """The ``clock`` of an ``act`` message: ``move_ms`` for this move and the seat's
-    remaining ``bank_ms`` (both milliseconds)."""
+    remaining ``bank_ms`` (both milliseconds).  Frozen: :attr:`Bot.clock`'s default is
+    one instance shared by every bot of the process, so it is replaced, never changed."""
 
     move_ms: int = 1000
     bank_ms: int = 0

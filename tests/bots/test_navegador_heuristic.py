@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.botkit import Clock
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
 
 from navegador_bot import (
@@ -325,7 +327,7 @@ def test_the_bot_keeps_to_its_clock_past_the_deadline_it_judges_one_turn(
 
     calm = NavegadorBot(seed=1)
     depths = counted_lookahead(monkeypatch, calm.planner)
-    calm.clock.move_ms = 600_000  # ten minutes: the look-ahead always completes
+    calm.clock = Clock(move_ms=600_000)  # ten minutes: the look-ahead always completes
     calm.received = time.perf_counter()
     calm.choose(state.view(0), legal, [])
     assert calm.planner.timeouts == 0 and sum(1 for d in depths if d > 1) == len(legal)

@@ -155,7 +155,7 @@ def test_the_same_private_bot_plays_once_opened(bot_folder: Path) -> None:
     bot_folder.chmod(0o755)
     result = invoke(*args, "--sandbox", "bwrap", "--format", "json")
     assert result.exit_code == 0, result.output
-    assert [row["verdict"] for row in json.loads(result.stdout)] == ["ok", "ok"]
+    assert [row["verdict"] for row in json.loads(result.stdout)["seats"]] == ["ok", "ok"]
 
 
 @pytest.mark.skipif(bwrap_problem() is not None, reason="bubblewrap cannot run here")

@@ -46,6 +46,7 @@ def test_play_json_carries_the_seed_the_plies_and_the_cut() -> None:
         "cut_at_ply_limit": True,
         "sandbox": data["match"]["sandbox"],
         "record": None,
+        "signature": None,
     }
     assert data["match"]["sandbox"] in ("bwrap", "none")
     assert [row["seat"] for row in data["seats"]] == [0, 1]

@@ -110,7 +110,10 @@ def test_play_github_keeps_the_table_shape(tmp_path: Path) -> None:
 
 def test_play_csv_has_no_formula(tmp_path: Path) -> None:
     out, _ = play(tmp_path, "csv")
-    rows = list(csv.DictReader(io.StringIO(out)))
+    match_part, seats_part = out.strip().split("\n\n")
+    (match,) = list(csv.DictReader(io.StringIO(match_part.removeprefix("# match\n"))))
+    assert all(not cell.startswith(("=", "+", "-", "@")) for cell in match.values() if cell)
+    rows = list(csv.DictReader(io.StringIO(seats_part.removeprefix("# seats\n"))))
     assert len(rows) == len(ROLES)
     assert [r["ready name"] for r in rows] == [csv_cell(n) for n in expected_names()]
     for row in rows:
@@ -121,7 +124,7 @@ def test_play_csv_has_no_formula(tmp_path: Path) -> None:
 
 def test_play_json_is_exact_and_matches_the_record(tmp_path: Path) -> None:
     out, record = play(tmp_path, "json")
-    rows = json.loads(out)
+    rows = json.loads(out)["seats"]
     # JSON carries the names exactly as the bots sent them, within the name cap.
     assert [r["ready name"] for r in rows] == expected_names()
     assert [r["verdict"] for r in rows] == ["protocol", "timeout", "crash", "ok"]

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from referee.botkit import Clock
 from referee.engine import CHANCE, TERMINAL
 from referee.games.puerto_rico import GAME
 
@@ -132,7 +133,7 @@ def test_the_bot_keeps_to_its_clock_past_the_deadline_roles_are_judged_alone(
 
     calls.clear()
     calm = PuertoRicoBot(seed=2)
-    calm.clock.move_ms = 600_000
+    calm.clock = Clock(move_ms=600_000)
     calm.received = time.perf_counter()
     calm.choose(state.view(seat), legal, [])
     assert calls[0] == puerto_rico_bot.FOLLOWING_PICKS and len(calls) > 2  # picks played out

@@ -103,6 +103,11 @@ FIELD_DOCS: dict[type[Any], dict[str, str]] = {
             " null."
         ),
         "refused": "Transporter ids whose owners refused the moving transporter this movement.",
+        "loans": (
+            "Goods lent for building in this building phase, as [place id, good index, lender"
+            " transporter id]; one a building did not use goes back to the lender at the"
+            " phase's end."
+        ),
         "tiles": "While a drafted map is laid: placed land tiles as [q, r, terrain].",
         "hand": "While a drafted map is laid: terrain codes of the drawn tiles still to place.",
     },
