@@ -51,6 +51,7 @@ JOIN: Final = 'echo 0 >"$0" && exec "$@"'
 """The ``sh -c`` script that moves itself into the cgroup named by ``$0`` and then
 runs the bot's command line."""
 
+
 @dataclass(frozen=True)
 class _Parent:
     path: Path  # this referee's own folder of bot groups
