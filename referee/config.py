@@ -36,6 +36,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from referee.errors import RefereeError
+
 
 class BotEntry(msgspec.Struct, forbid_unknown_fields=True):
     """One entrant: a unique display name, its command line, an optional sandbox wrapper.
@@ -121,7 +123,7 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
             raise ValueError("max_memory_mb must be 0 (no cap) or positive")
 
 
-class ConfigError(ValueError):
+class ConfigError(RefereeError, ValueError):
     """An unreadable or invalid tournament config; the message names the file."""
 
 

@@ -39,6 +39,8 @@ from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 
 import msgspec
 
+from referee.errors import RefereeError
+
 CHANCE: Final = -1
 """Value of :meth:`State.to_move` at a chance node."""
 
@@ -46,7 +48,7 @@ TERMINAL: Final = -2
 """Value of :meth:`State.to_move` once the game is over."""
 
 
-class GameError(Exception):
+class GameError(RefereeError):
     """Base class of every error a rules engine raises on purpose."""
 
 
