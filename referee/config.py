@@ -109,6 +109,8 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
             raise ValueError("bot names must be unique")
         if not self.bots:
             raise ValueError("at least one bot is needed")
+        if self.format == "gauntlet" and len(self.bots) < 2:
+            raise ValueError("a gauntlet needs a candidate and at least one opponent")
         if self.rounds < 1:
             raise ValueError("rounds must be at least 1")
         if self.games is not None and self.games < 1:
