@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -64,6 +63,8 @@ def user_errors(status: int = 2, prefix: str = "referee: error: ") -> Iterator[N
     except Exception as exc:
         if not is_user_error(exc):
             raise
+        import traceback
+
         from referee.display import terminal
 
         if traceback_forced():
