@@ -40,6 +40,7 @@ from typing import Any, cast
 from referee import reaper
 from referee.cgroups import MemoryGroup, memory_group
 from referee.child import Child
+from referee.errors import RefereeError
 from referee.protocol import (
     Act,
     ActionReply,
@@ -81,7 +82,7 @@ WALK_CHUNK = 32
 processes are stopped (:meth:`BotProcess.freeze`)."""
 
 
-class BotCommandError(ValueError):
+class BotCommandError(RefereeError, ValueError):
     """A bot command that cannot be run (empty, or the program does not exist)."""
 
 

@@ -1,8 +1,10 @@
 """The ``referee`` command line.
 
-Every command turns expected failures (unknown game, bad seat count, missing bot
-program, malformed config, unreadable or inconsistent record) into one clear error
-line on stderr and a non-zero exit status, never a traceback; exits with 130 on
+Every command turns user errors (unknown game, bad seat count, missing bot program,
+malformed config, unreadable or inconsistent record: a :class:`referee.errors.RefereeError`
+or an ``OSError`` about a named file) into one clear error line on stderr and exit
+status 2, never a traceback, while a bug keeps its traceback (exit status 1;
+``REFEREE_TRACEBACK=1`` shows the traceback of user errors too); exits with 130 on
 Ctrl-C and quietly with 141 when its output pipe is closed (:class:`RefereeGroup`);
 and escapes everything it prints for its output (:mod:`referee.display`).
 """
@@ -29,11 +31,11 @@ from tabulate import tabulate
 
 from referee import __version__
 from referee import loop as event_loop
-from referee.bot import BotCommandError, BotSpec, resolve_command
-from referee.config import ConfigError, load_config
+from referee.bot import BotSpec, resolve_command
+from referee.config import load_config
 from referee.display import csv_cell, markdown_cell, terminal, terminal_json
-from referee.engine import GameError
-from referee.games import UnknownGame, all_games, get_game
+from referee.errors import BadInput, user_errors
+from referee.games import all_games, get_game
 from referee.match import Adjudication, Clock, new_match_id, run_match
 from referee.preflight import (
     check_key_hidden,
@@ -44,7 +46,6 @@ from referee.preflight import (
     display_stem,
 )
 from referee.progress import Progress
-from referee.record import RecordError
 from referee.regress import regress
 from referee.replay import replay as replay_record
 from referee.resultsdb import MatchRow
@@ -66,7 +67,6 @@ from referee.standings import (
     standings,
 )
 from referee.tournament import (
-    TournamentError,
     check_signer,
     create_run,
     dask_executor,
@@ -83,17 +83,6 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 FORMATS = ["plain", "grid", "github", "markdown", "json", "csv"]
-EXPECTED_ERRORS = (
-    UnknownGame,
-    GameError,
-    BotCommandError,
-    ConfigError,
-    RecordError,
-    TournamentError,
-    event_loop.LoopError,
-    ValueError,
-    OSError,
-)
 
 
 EXIT_INTERRUPTED = 128 + signal.SIGINT
@@ -105,18 +94,16 @@ EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
 
 
 def clean_errors(func: Callable[P, R]) -> Callable[P, R]:
-    """Turn expected errors into ``referee: error: ...`` and exit status 2 (a
-    broken pipe on our own output is left to :class:`RefereeGroup`)."""
+    """Run a command inside the error net (:func:`referee.errors.user_errors`): a user
+    error (a :class:`referee.errors.RefereeError`, or an ``OSError`` about a named file)
+    becomes ``referee: error: ...`` and exit status 2; any other exception is a bug and
+    keeps its traceback (exit status 1); ``REFEREE_TRACEBACK=1`` shows the traceback of
+    user errors too.  A broken pipe on our own output is left to :class:`RefereeGroup`."""
 
     @wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
+        with user_errors(status=2):
             return func(*args, **kwargs)
-        except BrokenPipeError:
-            raise
-        except EXPECTED_ERRORS as exc:
-            click.echo(f"referee: error: {terminal(str(exc))}", err=True)
-            sys.exit(2)
 
     return wrapper
 
@@ -499,9 +486,9 @@ def replay(
     result = replay_record(record, seat=seat, at_ply=at_ply, unchecked_chance=unchecked_chance)
     seats = len(result.header.seats)
     if seat is not None and seat >= seats:
-        raise ValueError(f"--seat {seat}: {record} has seats 0-{seats - 1}")
+        raise BadInput(f"--seat {seat}: {record} has seats 0-{seats - 1}")
     if at_ply is not None and at_ply > result.plies:
-        raise ValueError(f"--at {at_ply}: {record} has plies 0-{result.plies}")
+        raise BadInput(f"--at {at_ply}: {record} has plies 0-{result.plies}")
     encode = msgspec.json.encode
     if seat is not None and at_ply is None:
         for shown in result.shown:
@@ -514,7 +501,7 @@ def replay(
             click.echo(encode(line).decode())
     if at_ply is not None:
         if result.state_at is None:
-            raise ValueError(f"ply {at_ply} is beyond the end of the game ({result.plies} plies)")
+            raise BadInput(f"ply {at_ply} is beyond the end of the game ({result.plies} plies)")
         from referee.viewer.timeline import frame_at  # named fields, as the viewer draws
 
         named = frame_at(record, at_ply, seat)
@@ -959,7 +946,7 @@ def keygen(key: Path) -> None:
     try:
         private, public, print_ = generate_key(key)
     except FileExistsError:
-        raise ValueError(f"{key} already exists (not overwritten)") from None
+        raise BadInput(f"{key} already exists (not overwritten)") from None
     click.echo(f"private key {private} (keep it secret), public key {public}")
     click.echo(f"fingerprint {print_}")
 

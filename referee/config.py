@@ -36,6 +36,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from referee.errors import RefereeError
+
 
 class BotEntry(msgspec.Struct, forbid_unknown_fields=True):
     """One entrant: a unique display name, its command line, an optional sandbox wrapper.
@@ -107,6 +109,8 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
             raise ValueError("bot names must be unique")
         if not self.bots:
             raise ValueError("at least one bot is needed")
+        if self.format == "gauntlet" and len(self.bots) < 2:
+            raise ValueError("a gauntlet needs a candidate and at least one opponent")
         if self.rounds < 1:
             raise ValueError("rounds must be at least 1")
         if self.games is not None and self.games < 1:
@@ -121,7 +125,7 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
             raise ValueError("max_memory_mb must be 0 (no cap) or positive")
 
 
-class ConfigError(ValueError):
+class ConfigError(RefereeError, ValueError):
     """An unreadable or invalid tournament config; the message names the file."""
 
 

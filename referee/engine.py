@@ -39,6 +39,8 @@ from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 
 import msgspec
 
+from referee.errors import RefereeError
+
 CHANCE: Final = -1
 """Value of :meth:`State.to_move` at a chance node."""
 
@@ -46,7 +48,7 @@ TERMINAL: Final = -2
 """Value of :meth:`State.to_move` once the game is over."""
 
 
-class GameError(Exception):
+class GameError(RefereeError):
     """Base class of every error a rules engine raises on purpose."""
 
 
@@ -250,6 +252,28 @@ class Game(ABC, Generic[OptionsT]):
         does not support it.
         """
         raise NotImplementedError(f"{self.name} does not support determinize")
+
+    def chance_schema(self) -> dict[str, Any] | None:
+        """JSON Schema of this game's chance outcomes as a seat may see them: the values
+        :meth:`State.sample_chance` draws and their redacted forms from
+        :meth:`State.observe_chance` (chance outcomes are plain JSON, not typed).
+
+        ``referee schema`` shows it (:func:`referee.wire_schema.wire_schema`), which
+        raises ``NotImplementedError`` for a game that returns ``None``, the default.
+        """
+        return None
+
+    def redacted_action_schemas(self) -> list[dict[str, Any]]:
+        """JSON Schemas of the forms an action takes when another seat sees it
+        (:meth:`State.observe_action`), one per form; empty (the default) when every
+        action is public."""
+        return []
+
+    def field_docs(self) -> dict[type[Any], dict[str, str]]:
+        """The meaning of fields of this game's view and action structs, one line each
+        (struct -> field name -> text), shown as each field's ``description`` in
+        ``referee schema``; empty by default."""
+        return {}
 
     def schema(self) -> dict[str, Any]:
         """JSON Schema of this game's actions, views and options."""

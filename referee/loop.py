@@ -20,12 +20,14 @@ import os
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
+from referee.errors import RefereeError
+
 T = TypeVar("T")
 
 CHOICES = ("auto", "asyncio", "uvloop")
 
 
-class LoopError(RuntimeError):
+class LoopError(RefereeError, RuntimeError):
     """``REFEREE_LOOP`` names an unknown loop, or uvloop, which is not installed."""
 
 

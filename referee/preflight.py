@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from referee.bot import BotCommandError
+from referee.errors import BadInput
 
 SCRIPT_SUFFIXES = frozenset(
     {".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".sh", ".jar", ".lua", ".php", ".r"}
@@ -118,28 +119,28 @@ def display_stem(command: str) -> str:
 
 
 def check_writable_file(path: Path, option: str) -> None:
-    """Raise :class:`ValueError` (one line) if a file cannot be created at ``path``.
+    """Raise :class:`~referee.errors.BadInput` (one line) if no file can be made at ``path``.
 
     Catches what would otherwise surface as a raw ``OSError`` mid-run: a parent
     that is a file, or a ``path`` that is a directory.  Missing parent folders are
     fine (they are created).
     """
     if path.is_dir():
-        raise ValueError(f"{option} {path}: is a directory, not a file")
+        raise BadInput(f"{option} {path}: is a directory, not a file")
     for parent in path.parents:
         if parent.exists():
             if not parent.is_dir():
-                raise ValueError(f"{option} {path}: {parent} is a file, not a folder")
+                raise BadInput(f"{option} {path}: {parent} is a file, not a folder")
             if not os.access(parent, os.W_OK | os.X_OK):
-                raise ValueError(f"{option} {path}: cannot write in {parent}")
+                raise BadInput(f"{option} {path}: cannot write in {parent}")
             return
 
 
 def check_writable_dir(path: Path, option: str) -> None:
-    """Raise :class:`ValueError` (one line) if a folder cannot be made at ``path``:
+    """Raise :class:`~referee.errors.BadInput` (one line) if no folder can be made at ``path``:
     ``path`` is a file, or its nearest existing parent is a file or not writable."""
     if path.exists() and not path.is_dir():
-        raise ValueError(f"{option} {path}: is a file, not a folder")
+        raise BadInput(f"{option} {path}: is a file, not a folder")
     if not path.exists():
         check_writable_file(path, option)
 

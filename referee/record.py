@@ -24,6 +24,7 @@ from typing import Any, Final, Literal
 
 import msgspec
 
+from referee.errors import RefereeError
 from referee.protocol import Verdict
 from referee.rng import LEGACY, RngKind
 
@@ -106,7 +107,7 @@ _encoder = msgspec.json.Encoder()
 _line_decoder = msgspec.json.Decoder(RecordLine)
 
 
-class RecordError(ValueError):
+class RecordError(RefereeError, ValueError):
     """A record that cannot be read: names the file and the 1-based line number."""
 
 

@@ -34,10 +34,10 @@ import click
 import msgspec
 
 from referee.affinity import CoreDealer, pinned, wanted
-from referee.bot import BotCommandError, BotSpec, resolve_command
+from referee.bot import BotSpec, resolve_command
 from referee.display import terminal
-from referee.engine import GameError
-from referee.games import UnknownGame, get_game
+from referee.errors import BadInput, user_errors
+from referee.games import get_game
 from referee.match import Clock, run_match
 from referee.pool import BotPool, close_process_pool, run_here, worker_init
 from referee.preflight import check_script_paths
@@ -670,15 +670,18 @@ def regress(
     --max-games; 3: a fault of the baseline, the field or the referee stopped the
     run; 4: bad invocation.  See docs/regress.md.
     """
-    try:
+    with user_errors(status=EXIT_USAGE):
         g = get_game(game)
         seat_count = seats if seats is not None else g.min_seats
         g.check_seats(seat_count)
         options = _parse_options(opts)
         g.parse_options(options)
         if not elo0 < elo1:
-            raise ValueError(f"need --elo0 < --elo1 (got {elo0:g}, {elo1:g})")
-        sprt_bounds(alpha, beta)  # raises ValueError for impossible error rates
+            raise BadInput(f"need --elo0 < --elo1 (got {elo0:g}, {elo1:g})")
+        try:
+            sprt_bounds(alpha, beta)  # raises ValueError for impossible error rates
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
         settings = RegressSettings(
             game=g.name,
             seats=seat_count,
@@ -705,7 +708,7 @@ def regress(
         signer = None
         if sign_key is not None:
             if records is None:
-                raise ValueError("--sign-key needs --records (it signs the records)")
+                raise BadInput("--sign-key needs --records (it signs the records)")
             from referee.preflight import check_key_hidden
             from referee.signing import Signer
 
@@ -715,9 +718,6 @@ def regress(
                 check_key_hidden(entrant.argv, settings.sandbox, sign_key, "--sign-key")
         if records is not None:
             records.mkdir(parents=True, exist_ok=True)
-    except (UnknownGame, GameError, BotCommandError, ValueError, OSError) as exc:
-        click.echo(f"referee: error: {exc}", err=True)
-        sys.exit(EXIT_USAGE)
 
     history: list[tuple[int, float]] = []
 

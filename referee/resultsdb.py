@@ -21,6 +21,8 @@ from urllib.parse import quote
 
 import msgspec
 
+from referee.errors import RefereeError
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     id          TEXT PRIMARY KEY,
@@ -95,7 +97,7 @@ _SET_ASIDE = (
 )
 
 
-class ResultsError(ValueError):
+class ResultsError(RefereeError, ValueError):
     """The results database cannot be opened, read or written; names the file and why."""
 
 

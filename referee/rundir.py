@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.errors import RefereeError
 from referee.record import MoveLine, RecordError, read_record, read_result_line
 from referee.resultsdb import MatchRow, ResultsDB
 from referee.schedule import block_seed
@@ -44,7 +45,7 @@ LOCK_NAME = "run.lock"
 DB_NAME = "results.sqlite"
 
 
-class RunDirError(ValueError):
+class RunDirError(RefereeError, ValueError):
     """A run directory that is in use, damaged or inconsistent (message says which)."""
 
 

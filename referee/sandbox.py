@@ -46,6 +46,7 @@ from typing import Final, Literal
 
 import referee
 from referee.cgroups import memory_problem
+from referee.errors import RefereeError
 from referee.seccomp import bot_filter as bot_filter
 from referee.workdirs import workdir_base
 
@@ -95,7 +96,7 @@ them anyway (docs/security.md, "Channels that remain").  Each copy costs every b
 start about 0.1 ms of CPU (a bind mount)."""
 
 
-class SandboxError(ValueError):
+class SandboxError(RefereeError, ValueError):
     """A requested sandbox mode that cannot be had on this machine (message says why)."""
 
 

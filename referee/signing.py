@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Final, Literal
 
 import msgspec
 
+from referee.errors import RefereeError
+
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import (
         Ed25519PrivateKey,
@@ -35,7 +37,7 @@ LINE_DIGEST_HEX: Final = 16
 signature's strength rests on the whole file's SHA-256, which is kept whole."""
 
 
-class SignatureError(ValueError):
+class SignatureError(RefereeError, ValueError):
     """A key or signature that cannot be used, or a file that does not verify; the
     message is one line naming the file (and the line, for an edited line)."""
 

@@ -37,6 +37,7 @@ from referee import loop as event_loop
 from referee.affinity import CoreDealer, pinned, wanted
 from referee.bot import BotCommandError, BotLimits, BotSpec, resolve_command
 from referee.config import TournamentConfig
+from referee.errors import RefereeError
 from referee.games import get_game
 from referee.match import Adjudication, Clock, MatchOutcome, run_match
 from referee.pool import BotPool, close_process_pool, run_here, worker_init
@@ -57,7 +58,7 @@ if TYPE_CHECKING:
     from referee.signing import Signer
 
 
-class TournamentError(ValueError):
+class TournamentError(RefereeError, ValueError):
     """A run directory that cannot be created or resumed (message says why)."""
 
 

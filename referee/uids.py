@@ -31,6 +31,8 @@ import tempfile
 from dataclasses import dataclass
 from typing import Final
 
+from referee.errors import RefereeError
+
 FIRST_UID: Final = 2_000_000_000
 """The first user (and group) id reserved for bots."""
 
@@ -41,7 +43,7 @@ LOCK_DIR: Final = "/run/referee-uids"
 """Where the leases of all referee processes on the host are taken (root-owned)."""
 
 
-class NoFreeUid(OSError):
+class NoFreeUid(RefereeError, OSError):
     """Every uid of the range is leased (more than :data:`UID_COUNT` live bots)."""
 
 

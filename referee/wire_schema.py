@@ -15,9 +15,11 @@ line against the schema accepts every line it is sent:
   referee; ``ready``, ``action`` from the bot), with ``view``, ``legal``, ``events``
   and ``options`` tied to this game's definitions.
 
-Chance outcomes and redacted actions are not typed by the engines, so their shapes
-are data here, one entry per game (the rulebook sources are in each game's
-``sample_chance``/``observe_*`` docstrings); a game without an entry fails loudly.
+Chance outcomes and redacted actions are not typed by the engines, so each game gives
+their shapes as data through its :class:`~referee.engine.Game` (``chance_schema``,
+``redacted_action_schemas``; the meanings of its fields through ``field_docs``); this
+module names no game, and a game that does not describe its chance outcomes fails
+loudly.
 """
 
 from __future__ import annotations
@@ -32,116 +34,7 @@ from referee.protocol import Act, ActionReply, End, Ready, Start
 
 JsonSchema = dict[str, Any]
 
-_SEAT: JsonSchema = {"type": "integer", "minimum": 0, "maximum": 4}
 _NATURAL: JsonSchema = {"type": "integer", "minimum": 0}
-
-
-def _manila_chance() -> JsonSchema:
-    from referee.games.manila.data import GOODS
-
-    good = {"enum": list(GOODS)}
-    return {
-        "anyOf": [
-            {
-                "description": "The deal: one hand of two goods per seat, by seat; "
-                "another seat's hand is redacted to null.",
-                "type": "array",
-                "items": {
-                    "anyOf": [
-                        {"type": "array", "items": good, "minItems": 2, "maxItems": 2},
-                        {"type": "null"},
-                    ]
-                },
-            },
-            {
-                "description": "The roll: a die (1-6) per good whose ship is still at sea.",
-                "type": "object",
-                "propertyNames": good,
-                "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 6},
-            },
-        ]
-    }
-
-
-def _manila_redacted() -> list[JsonSchema]:
-    return [
-        {
-            "description": "Another seat's mortgage or redeem: which share is hidden.",
-            "type": "object",
-            "properties": {"kind": {"enum": ["mortgage", "redeem"]}},
-            "required": ["kind"],
-            "additionalProperties": False,
-        }
-    ]
-
-
-def _navegador_chance() -> JsonSchema:
-    return {
-        "description": "The explored region's colony tiles turned up: their prices, sorted.",
-        "type": "array",
-        "items": _NATURAL,
-    }
-
-
-def _puerto_rico_chance() -> JsonSchema:
-    tile = {"type": "integer", "minimum": 0, "maximum": 4}
-    return {
-        "anyOf": [
-            {
-                "description": "The first governor's seat, or one hacienda tile (kind 0-4).",
-                **_SEAT,
-            },
-            {"description": "The face-up plantation tiles drawn (kinds 0-4).", "type": "array",
-             "items": tile},
-        ]
-    }  # fmt: skip
-
-
-def _roads_and_boats_chance() -> JsonSchema:
-    return {
-        "anyOf": [
-            {"description": "The generated map's seed (setup).", **_NATURAL},
-            {
-                "description": "The temple order (seats, closest first), or the mine "
-                "draws: one [hex, 'gold' | 'iron'] per non-empty bag.",
-                "type": "array",
-                "items": {
-                    "anyOf": [
-                        _SEAT,
-                        {
-                            "type": "array",
-                            "prefixItems": [_NATURAL, {"enum": ["gold", "iron"]}],
-                            "items": False,
-                            "minItems": 2,
-                        },
-                    ]
-                },
-            },
-        ]
-    }
-
-
-CHANCE_SHAPES = {
-    "manila": _manila_chance,
-    "navegador": _navegador_chance,
-    "puerto-rico": _puerto_rico_chance,
-    "roads-and-boats": _roads_and_boats_chance,
-}
-"""Game name -> JSON Schema of its chance outcomes as bots see them."""
-
-REDACTED_ACTIONS = {"manila": _manila_redacted}
-"""Game name -> the redacted forms of its actions (games that hide nothing are absent)."""
-
-
-def _roads_and_boats_fields() -> dict[type[Any], dict[str, str]]:
-    from referee.games.roads_and_boats.fields import FIELD_DOCS
-
-    return FIELD_DOCS
-
-
-FIELD_DOCS = {"roads-and-boats": _roads_and_boats_fields}
-"""Game name -> the one-line meaning of every field of its view and action structs
-(struct -> field -> text), shown as each field's ``description``."""
 
 
 def _describe_fields(defs: dict[str, JsonSchema], docs: dict[type[Any], dict[str, str]]) -> None:
@@ -169,12 +62,17 @@ def wire_schema(game: Game) -> JsonSchema:
 
     ``properties`` names each part (``action``, ``view``, ``options``, ``event``,
     ``chance``, ``redacted_action``, ``messages``); ``$defs`` holds the definitions.
-    Raises ``KeyError`` for a game without an entry in :data:`CHANCE_SHAPES`.
+    Raises ``NotImplementedError`` for a game whose :meth:`Game.chance_schema` is
+    ``None``.
     """
+    chance = game.chance_schema()
+    if chance is None:
+        raise NotImplementedError(f"{game.name}: Game.chance_schema() describes no chance")
     base = game.schema()
     defs: dict[str, JsonSchema] = dict(base["$defs"])
-    if game.name in FIELD_DOCS:
-        _describe_fields(defs, FIELD_DOCS[game.name]())
+    docs = game.field_docs()
+    if docs:
+        _describe_fields(defs, docs)
         for name, schema in list(defs.items()):
             tag = schema.get("properties", {}).get("kind", {})
             if len(tag.get("enum", ())) == 1 and "description" not in tag:
@@ -183,11 +81,11 @@ def wire_schema(game: Game) -> JsonSchema:
                     f"The action kind, always {tag['enum'][0]!r}."
                 )
     props = dict(base["properties"])
-    redacted_forms = REDACTED_ACTIONS[game.name]() if game.name in REDACTED_ACTIONS else []
+    redacted_forms = game.redacted_action_schemas()
     defs["wire.Action"] = props["action"]
     defs["wire.View"] = props["view"]
     defs["wire.Options"] = props["options"]
-    defs["wire.Chance"] = CHANCE_SHAPES[game.name]()
+    defs["wire.Chance"] = chance
     defs["wire.RedactedAction"] = {"anyOf": redacted_forms} if redacted_forms else {"not": {}}
     defs["wire.Event"] = {
         "anyOf": [

@@ -17,9 +17,10 @@ import importlib.util
 import pkgutil
 
 from referee.engine import Game
+from referee.errors import RefereeError
 
 
-class UnknownGame(KeyError):
+class UnknownGame(RefereeError, KeyError):
     """No game of that name is registered."""
 
     def __str__(self) -> str:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
+from referee.errors import user_errors
 from referee.progress import Progress
-from referee.record import RecordError
 from referee.viewer import write_viewer
 from referee.viewer.timeline import Timeline
 
@@ -39,7 +39,7 @@ def view(record: Path, out: Path | None, seat: int | None, follow: bool) -> None
     An unfinished record (RECORD.part, of a running or interrupted game) gives its plies
     so far, marked unfinished.
     """
-    try:
+    with user_errors(status=2, prefix="error: "):
         if follow:
             path = _follow(record, out, seat)
         else:
@@ -47,9 +47,6 @@ def view(record: Path, out: Path | None, seat: int | None, follow: bool) -> None
                 path = write_viewer(
                     record, out, seat, on_ply=lambda done, total: progress.update(done, total=total)
                 )
-    except (RecordError, LookupError, ValueError, OSError) as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise SystemExit(2) from None
     click.echo(str(path))
 
 

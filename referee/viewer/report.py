@@ -17,13 +17,14 @@ from typing import Any
 
 import click
 
-from referee.display import html_text, terminal
+from referee.display import html_text
+from referee.errors import user_errors
 from referee.progress import Progress
 from referee.protocol import FAULTS
 from referee.record import RecordError
-from referee.resultsdb import MatchRow, ResultsDB, ResultsError
+from referee.resultsdb import MatchRow, ResultsDB
 from referee.standings import pairwise_data, ratings, seat_advantage, standings
-from referee.tournament import TournamentError, load_run
+from referee.tournament import load_run
 from referee.viewer import default_output, write_viewer
 from referee.viewer.render import SEAT_COLORS
 
@@ -331,10 +332,7 @@ def render_report(run: Path, out: Path, *, make_viewers: bool = False) -> str:
 def report(run: Path, out: Path | None, viewers: bool) -> None:
     """Write a self-contained HTML report of the tournament run in RUN and print its path."""
     target = out if out is not None else run / "report.html"
-    try:
+    with user_errors(status=2, prefix="error: "):
         text = render_report(run, target, make_viewers=viewers)
         target.write_text(text, encoding="utf-8")
-    except (TournamentError, ResultsError, OSError) as exc:
-        click.echo(f"error: {terminal(str(exc))}", err=True)
-        raise SystemExit(2) from None
     click.echo(str(target))

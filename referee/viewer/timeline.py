@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 
 from referee.engine import CHANCE, Game, GameError, State
+from referee.errors import BadInput
 from referee.games import UnknownGame, get_game
 from referee.record import (
     ChanceLine,
@@ -177,7 +178,7 @@ def build_timeline(
     )
     for p in wanted:
         if p is not None and not 0 <= p < seats:
-            raise ValueError(f"seat {p} out of range: the record has {seats} seats")
+            raise BadInput(f"seat {p} out of range: the record has {seats} seats")
     try:
         state = game.new_game(seats, game.parse_options(header.options))
     except GameError as exc:
@@ -294,7 +295,7 @@ def frame_at(path: str | os.PathLike[str], ply: int, seat: int | None = None) ->
             continue
         done += 1
     if done != ply:
-        raise ValueError(f"ply {ply} is beyond the end of the game ({done} plies)")
+        raise BadInput(f"ply {ply} is beyond the end of the game ({done} plies)")
     if renderer is None:  # a game without drawing: its view, or its full debug state
         data: dict[str, Any] = msgspec.json.decode(
             msgspec.json.encode(state.debug() if seat is None else state.view(seat))

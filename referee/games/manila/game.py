@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from referee.engine import Game, OptionError
 
@@ -34,6 +34,44 @@ class ManilaGame(Game[ManilaOptions]):
         if not 0 <= opts.first_opener < seats:
             raise OptionError(f"manila: first_opener must be a seat 0..{seats - 1}")
         return ManilaState(seats, opts)
+
+    def chance_schema(self) -> dict[str, Any]:
+        """The deal (a hand of two goods per seat; other seats' hands redacted to null)
+        and the roll (a die per good at sea); see ``ManilaState.sample_chance``."""
+        good = {"enum": list(D.GOODS)}
+        return {
+            "anyOf": [
+                {
+                    "description": "The deal: one hand of two goods per seat, by seat; "
+                    "another seat's hand is redacted to null.",
+                    "type": "array",
+                    "items": {
+                        "anyOf": [
+                            {"type": "array", "items": good, "minItems": 2, "maxItems": 2},
+                            {"type": "null"},
+                        ]
+                    },
+                },
+                {
+                    "description": "The roll: a die (1-6) per good whose ship is still at sea.",
+                    "type": "object",
+                    "propertyNames": good,
+                    "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 6},
+                },
+            ]
+        }
+
+    def redacted_action_schemas(self) -> list[dict[str, Any]]:
+        """Another seat's mortgage or redeem shows its kind only (which share is hidden)."""
+        return [
+            {
+                "description": "Another seat's mortgage or redeem: which share is hidden.",
+                "type": "object",
+                "properties": {"kind": {"enum": ["mortgage", "redeem"]}},
+                "required": ["kind"],
+                "additionalProperties": False,
+            }
+        ]
 
     def determinize(
         self,

@@ -35,6 +35,14 @@ class Navegador(Game[NavegadorOptions]):
             raise OptionError(f"navegador: options must be NavegadorOptions, not {options!r}")
         return NavegadorState(seats, options)
 
+    def chance_schema(self) -> dict[str, Any]:
+        """The colony tiles an exploration turns up: their prices, sorted."""
+        return {
+            "description": "The explored region's colony tiles turned up: their prices, sorted.",
+            "type": "array",
+            "items": {"type": "integer", "minimum": 0},
+        }
+
     def determinize(self, view: NavegadorView, rng: random.Random) -> NavegadorState:
         """The state behind ``view``.  Nothing is sampled: face-down tiles are only
         decided when explored, so the view already holds every fact."""

@@ -61,6 +61,21 @@ class PuertoRicoGame(Game[PuertoRicoOptions]):
         opts = options if options is not None else PuertoRicoOptions()
         return PuertoRicoState(seats, opts, setup_for(seats, opts))
 
+    def chance_schema(self) -> dict[str, Any]:
+        """The first governor's seat, a hacienda tile, or the face-up plantations drawn."""
+        tile = {"type": "integer", "minimum": 0, "maximum": 4}
+        seat = {"type": "integer", "minimum": 0, "maximum": 4}
+        return {
+            "anyOf": [
+                {
+                    "description": "The first governor's seat, or one hacienda tile (kind 0-4).",
+                    **seat,
+                },
+                {"description": "The face-up plantation tiles drawn (kinds 0-4).", "type": "array",
+                 "items": tile},
+            ]
+        }  # fmt: skip
+
     def determinize(self, view: Any, rng: random.Random) -> PuertoRicoState:
         """The full state behind ``view``.
 

@@ -99,6 +99,38 @@ class RoadsAndBoats(Game[RBOptions]):
             raise OptionError("roads-and-boats: wall_limit must be 0 (no limit) or more")
         return options
 
+    def chance_schema(self) -> dict[str, Any]:
+        """The generated map's seed at setup, the temple order, or the mine draws."""
+        natural = {"type": "integer", "minimum": 0}
+        seat = {"type": "integer", "minimum": 0, "maximum": 4}
+        return {
+            "anyOf": [
+                {"description": "The generated map's seed (setup).", **natural},
+                {
+                    "description": "The temple order (seats, closest first), or the mine "
+                    "draws: one [hex, 'gold' | 'iron'] per non-empty bag.",
+                    "type": "array",
+                    "items": {
+                        "anyOf": [
+                            seat,
+                            {
+                                "type": "array",
+                                "prefixItems": [natural, {"enum": ["gold", "iron"]}],
+                                "items": False,
+                                "minItems": 2,
+                            },
+                        ]
+                    },
+                },
+            ]
+        }
+
+    def field_docs(self) -> dict[type[Any], dict[str, str]]:
+        """The meaning of every view and action field (:mod:`.fields`, loaded on demand)."""
+        from referee.games.roads_and_boats.fields import FIELD_DOCS
+
+        return FIELD_DOCS
+
     def determinize(self, view: RBView, rng: random.Random) -> RBState:
         """The full state behind ``view`` (nothing is hidden; ``rng`` is unused)."""
         seats = len(view.homes)
