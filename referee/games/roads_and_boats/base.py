@@ -20,9 +20,7 @@ from referee.games.roads_and_boats.options import RBOptions
 from referee.games.roads_and_boats.world import DOCK, LAND, RIVER, World
 
 STAGES = ("production", "movement", "building", "wonder")
-
 PRODUCTION, MOVEMENT, BUILDING, WONDER = range(4)
-
 SETUP = -1
 
 MAP_SEEDS = 2**31
@@ -32,7 +30,6 @@ UNDRAWN = World("undrawn", "", [])
 """The empty world of a match whose map is not drawn yet (never built or played on)."""
 
 GOOD_NAMES = D.GOODS
-
 GOOD_INDEX = D.G
 
 _new_object = object.__new__

@@ -73,7 +73,6 @@ _POSITIONS = tuple(A.Position(s) for s in range(9))
 """``A.Position(s)`` by slot ``s`` (actions are immutable: shared by every state)."""
 
 _TRANSPORTER_NAMES = tuple(t.name for t in D.TRANSPORTERS)
-
 _BUILDING_NAMES = tuple(b.name for b in D.BUILDINGS)
 
 
