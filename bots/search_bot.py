@@ -66,11 +66,9 @@ from collections.abc import Callable
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
-sys.path.insert(1, os.path.dirname(os.path.realpath(__file__)))
 
 
-from paired import pick as paired_pick
-
+from bots.paired import pick as paired_pick
 from referee.botkit import Bot, Clock, run
 from referee.engine import CHANCE, TERMINAL, IllegalAction, State, ranks_from_scores
 
@@ -118,7 +116,7 @@ class Adapter:
         if self.playouts is not None:
             import importlib
 
-            self.playout_module = importlib.import_module(self.playouts)
+            self.playout_module = importlib.import_module(f"bots.{self.playouts}")
             self.rollouts_per_iteration = self.playout_module.ROLLOUTS_PER_ITERATION
 
     def observe(self, view: Any, events: list[Any]) -> None:
@@ -248,7 +246,7 @@ class ManilaAdapter(Adapter):
     """Start layouts the flat simulation compares (the guide's best by its score)."""
     rollouts_per_iteration = 0.73
     """Paired playouts per ``--iterations`` unit: 153 playouts (210 iterations) are
-    290 ms of CPU (527 playouts per CPU second, ``tests/bots/manila_rate.py``)."""
+    290 ms of CPU (527 playouts per CPU second, ``benchmarks/strength/manila_rate.py``)."""
     clock_playout_cap = 153
     """The clock never buys more than the 153 paired playouts the figures were measured
     with: with more samples the paired comparison leaves the guide on smaller
@@ -285,7 +283,7 @@ class ManilaAdapter(Adapter):
         }
         self.payout = MD.CARGO_PAYOUT
         try:  # the guide's exact voyage forecast (dice odds), if it still offers one
-            from manila_bot import Forecast, ManilaBot, boat_odds
+            from bots.manila_bot import Forecast, ManilaBot, boat_odds
 
             self.forecast: Any = Forecast
             self.boat_odds: Any = boat_odds
@@ -301,7 +299,7 @@ class ManilaAdapter(Adapter):
         self.pass_ = MA.Pass()
         self.belief: Any = None
         if bot.use_belief and self.model:
-            from manila_belief import ShareBelief
+            from bots.manila_belief import ShareBelief
 
             model = load_guide(self.guide, 0)
             self.belief = ShareBelief(bot.game, bot.options, bot.seat, bot.seats, model)
@@ -610,7 +608,7 @@ class PuertoRicoAdapter(Adapter):
 
     def __init__(self, bot: SearchBot) -> None:
         super().__init__(bot)
-        from puerto_rico_bot import player_value, rounds_left
+        from bots.puerto_rico_bot import player_value, rounds_left
 
         self.value = player_value
         self.rounds_left = rounds_left
@@ -636,7 +634,7 @@ class NavegadorAdapter(Adapter):
 
     def __init__(self, bot: SearchBot) -> None:
         super().__init__(bot)
-        from navegador_bot import evaluate
+        from bots.navegador_bot import evaluate
 
         self.value = evaluate
 
@@ -940,7 +938,7 @@ def load_guide(module_name: str, seed: int) -> Bot | None:
     import inspect
 
     try:
-        module = importlib.import_module(module_name)
+        module = importlib.import_module(f"bots.{module_name}")
     except ImportError:
         return None
     for value in vars(module).values():
