@@ -3,7 +3,9 @@
 
 Plays the current ``bots/roads_and_boats_bot.py`` Planner in-process against a baseline
 Planner loaded from a file (a frozen copy of an older bot, e.g.
-``git show <rev>:bots/roads_and_boats_bot.py > /tmp/rb_bot_v1.py``), or plays it solo.
+``git show <rev>:bots/roads_and_boats_bot.py > /tmp/rb_bot_v1.py`` for a revision before
+the planner moved to ``bots/roads_and_boats/``; a later one is a whole ``bots/`` tree and
+cannot be loaded beside this one, since both are the package ``bots``), or plays it solo.
 
     python -m benchmarks.strength.rb_duel duel /tmp/rb_bot_v1.py --games 40 --seats 2
     python -m benchmarks.strength.rb_duel duel /tmp/rb_bot_v1.py --games 40 --seats 4

@@ -13,7 +13,9 @@ spec sits in seat ``seed % seats`` only).  Columns: winner points, turns, goods
 points and wonder points of the winner, research projects taken (all seats), boats
 (water transporters standing at the end), secondary buildings beyond the sawmill.
 ``--set NAME=VALUE`` (repeatable) sets a module constant of the first bot before
-play, e.g. ``--set PACE=False`` to measure a switched-off feature on the same seeds.
+play, e.g. ``--set PACE=False`` to measure a switched-off feature on the same seeds
+(for a bot whose module has ``settings``, as ``bots/roads_and_boats_bot.py`` has, in
+that settings module: ``bots/roads_and_boats/settings.py``).
 """
 
 from __future__ import annotations
@@ -73,11 +75,12 @@ def main() -> None:
     args = parser.parse_args()
     module = load_module(args.bot.split()[0])
     _count_shafts()
+    switches = getattr(module, "settings", module)
     for item in args.set:
         name, value = item.split("=", 1)
-        if not hasattr(module, name):
+        if not hasattr(switches, name):
             parser.error(f"{args.bot} has no constant {name}")
-        setattr(module, name, ast.literal_eval(value))
+        setattr(switches, name, ast.literal_eval(value))
     winners: list[float] = []
     lowest: list[float] = []
     per_seat = {
