@@ -38,9 +38,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from navegador_bot import LOOKAHEAD, NavegadorBot, Planner, end_near, evaluate, future_share
-from paired import pick as paired_pick
-
+from bots.navegador_bot import LOOKAHEAD, NavegadorBot, Planner, end_near, evaluate, future_share
+from bots.paired import pick as paired_pick
 from referee.engine import CHANCE, TERMINAL
 from referee.games.navegador.state import START, NavegadorState
 

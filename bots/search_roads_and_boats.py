@@ -46,8 +46,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-import paired
-
+from bots import paired
 from referee.engine import CHANCE, TERMINAL
 from referee.games.roads_and_boats import actions as A
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -19,18 +18,15 @@ from typing import Any
 import msgspec
 import pytest
 
+from benchmarks.strength.arena import RandomBot, play
+from bots.manila_belief import ShareBelief, deal_weight, splits
+from bots.manila_bot import ManilaBot
+from referee.engine import CHANCE, TERMINAL
+from referee.games import get_game
+from referee.games.manila import actions as MA
+from referee.games.manila import data as D
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bots"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from arena import RandomBot, play  # noqa: E402
-from manila_belief import ShareBelief, deal_weight, splits  # noqa: E402
-from manila_bot import ManilaBot  # noqa: E402
-
-from referee.engine import CHANCE, TERMINAL  # noqa: E402
-from referee.games import get_game  # noqa: E402
-from referee.games.manila import actions as MA  # noqa: E402
-from referee.games.manila import data as D  # noqa: E402
 
 GAME: Any = get_game("manila")
 

@@ -13,15 +13,10 @@ from __future__ import annotations
 
 import copy
 import random
-import sys
-from pathlib import Path
 
 import msgspec
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
-
-from manila_bot import Forecast, ManilaBot
-
+from bots.manila_bot import Forecast, ManilaBot
 from referee.games.manila import GAME
 from referee.games.manila.actions import Bid, Buy, Mortgage, Pass
 from referee.games.manila.state import ManilaState

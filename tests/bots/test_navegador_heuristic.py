@@ -7,17 +7,11 @@ from __future__ import annotations
 
 import copy
 import random
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-from referee.botkit import Clock
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
-
-from navegador_bot import (
+from bots.navegador_bot import (
     END_LEAD_BONUS,
     FINAL_MONEY_RATE,
     LATE_MONEY_RATE,
@@ -28,7 +22,7 @@ from navegador_bot import (
     future_share,
     money_value,
 )
-
+from referee.botkit import Clock
 from referee.engine import CHANCE, TERMINAL
 from referee.games.navegador import GAME, data
 from referee.games.navegador.actions import DONE, Hire, Launch, Rondel, Scrap
@@ -181,7 +175,7 @@ def test_exact_end_keeps_the_point_that_spending_gives_up(monkeypatch: pytest.Mo
     """``--exact-end`` (the round-2 setting) plays the same last turn for the exact
     final score: it launches only the four ships at 50 and keeps 800 Cruzados, one
     point more than the default's six ships."""
-    import navegador_bot
+    from bots import navegador_bot
 
     for name in ("LATE_MONEY_RATE", "FINAL_MONEY_RATE", "END_AWARE"):
         monkeypatch.setattr(navegador_bot, name, getattr(navegador_bot, name))

@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import copy
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
-
-import puerto_rico_bot
-from puerto_rico_bot import (
+from bots import puerto_rico_bot
+from bots.puerto_rico_bot import (
     FOLLOWING_PICKS,
     PuertoRicoBot,
     choose_action,
@@ -25,7 +21,6 @@ from puerto_rico_bot import (
     role_index,
     rounds_left,
 )
-
 from referee.engine import CHANCE, TERMINAL
 from referee.games.puerto_rico import GAME
 from referee.games.puerto_rico.actions import Build, ChooseRole

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bots import roads_and_boats_bot as BOT
 from referee.engine import CHANCE, TERMINAL
 from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import actions as A
@@ -34,7 +35,6 @@ def _load(path: str, name: str) -> Any:
     return module
 
 
-BOT = _load("bots/roads_and_boats_bot.py", "rb_heuristic_under_test")
 V1 = _load("bots/baselines/roads_and_boats_bot_v1.py", "rb_heuristic_v1_for_tests")
 
 
@@ -68,8 +68,10 @@ def _round5_homes(monkeypatch: Any) -> None:
     """Homes chosen as round 5 chose them (a mountain home worth 3, no extra for a rock
     beside a mountain): the seeded positions of the tests below were found with them,
     and round 6's home choice puts the seats elsewhere on those maps."""
-    monkeypatch.setattr(BOT, "HOME_TERRAIN", {**BOT.HOME_TERRAIN, D.MOUNTAIN: 3.0})
-    monkeypatch.setattr(BOT, "ROCK_AND_MOUNTAIN", 0.0)
+    monkeypatch.setattr(
+        BOT.settings, "HOME_TERRAIN", {**BOT.settings.HOME_TERRAIN, D.MOUNTAIN: 3.0}
+    )
+    monkeypatch.setattr(BOT.settings, "ROCK_AND_MOUNTAIN", 0.0)
 
 
 def _hexes_around(state: RBState, place: int) -> set[str]:
@@ -173,7 +175,7 @@ def test_goods_on_their_way_to_a_far_site_are_not_sent_twice(monkeypatch: Any) -
     ``FAR_STAY``, and this game no longer fails with ``COUNT_TRANSIT`` off.  Played
     without round 5's breeding, ``LONG_BREED``, which changes this game: seat 3 then
     builds one mine.)"""
-    monkeypatch.setattr(BOT, "LONG_BREED", False)
+    monkeypatch.setattr(BOT.settings, "LONG_BREED", False)
     state = _play(4, 7008, [BOT.Planner(s) for s in range(4)])
     assert state.to_move() == TERMINAL
     mines = [b for b in state.buildings.values() if b[2] == 3 and b[0] == D.MINE]
@@ -229,7 +231,7 @@ def test_wonder_phase_holds_back_when_ahead_of_the_schedule(monkeypatch: Any) ->
             return False
         planner = BOT.Planner(s.to_move())
         home = s.homes[s.to_move()]
-        spare = sum(n for g, n in enumerate(s.pool(home, [])) if g not in BOT.KEEP)
+        spare = sum(n for g, n in enumerate(s.pool(home, [])) if g not in BOT.settings.KEEP)
         return (
             A.BRICK in s.legal_actions()
             and planner._long_game(s)
@@ -242,7 +244,7 @@ def test_wonder_phase_holds_back_when_ahead_of_the_schedule(monkeypatch: Any) ->
     seat = state.to_move()
     legal = state.legal_actions()
     assert legal[BOT.Planner(seat).choose(state, legal)] != A.BRICK
-    monkeypatch.setattr(BOT, "PACE", False)
+    monkeypatch.setattr(BOT.settings, "PACE", False)
     assert legal[BOT.Planner(seat).choose(state, legal)] == A.BRICK
 
 
@@ -284,7 +286,7 @@ def test_a_donkey_home_in_mid_move_waits_for_its_errand_next_door(monkeypatch: A
     to a neighbour of the site instead, came back and did the same again, turn after
     turn.  (Played without ``FAR_BREED``, found before it.)
     """
-    monkeypatch.setattr(BOT, "FAR_BREED", False)
+    monkeypatch.setattr(BOT.settings, "FAR_BREED", False)
     home_of: dict[int, int] = {}
 
     def mid_move(s: RBState) -> bool:
@@ -316,7 +318,7 @@ def test_a_donkey_home_in_mid_move_waits_for_its_errand_next_door(monkeypatch: A
     state = _play(4, 7008, [BOT.Planner(s) for s in range(4)], until=mid_move)
     assert state.to_move() == 0
     assert finish_move(state) == home_of[0]
-    monkeypatch.setattr(BOT, "NEXT_DOOR_WAIT", False)
+    monkeypatch.setattr(BOT.settings, "NEXT_DOOR_WAIT", False)
     assert finish_move(state) != home_of[0]
 
 
@@ -327,7 +329,7 @@ def test_a_mint_two_steps_out_makes_coins(monkeypatch: Any) -> None:
     steps out and the seat makes no coin.  (Played without ``FAR_BREED``,
     found before it.)
     """
-    monkeypatch.setattr(BOT, "FAR_BREED", False)
+    monkeypatch.setattr(BOT.settings, "FAR_BREED", False)
     _round5_homes(monkeypatch)
     state = _play(4, 7002, [BOT.Planner(s) for s in range(4)])
     assert state.to_move() == TERMINAL
@@ -336,7 +338,7 @@ def test_a_mint_two_steps_out_makes_coins(monkeypatch: Any) -> None:
     mints = [b[1] for b in state.buildings.values() if b[2] == 0 and b[0] == D.MINT]
     assert mints and mints[0] not in near
     assert _coins(state, 0) >= 1
-    monkeypatch.setattr(BOT, "FAR_MINT", False)
+    monkeypatch.setattr(BOT.settings, "FAR_MINT", False)
     state = _play(4, 7002, [BOT.Planner(s) for s in range(4)])
     mints = [b[1] for b in state.buildings.values() if b[2] == 0 and b[0] == D.MINT]
     assert all(m in near for m in mints)
@@ -362,7 +364,7 @@ def test_new_shafts_are_researched_and_refill_a_dry_mine(monkeypatch: Any) -> No
     assert state.research[0] >> D.NEW_SHAFTS & 1
     assert 0 in built
     built.clear()
-    monkeypatch.setattr(BOT, "SHAFTS", False)
+    monkeypatch.setattr(BOT.settings, "SHAFTS", False)
     state = _play(4, 7008, [BOT.Planner(s) for s in range(4)])
     assert not built
     assert not any(r >> D.NEW_SHAFTS & 1 for r in state.research)
@@ -380,11 +382,11 @@ def test_goods_lying_on_a_site_count_towards_its_cost(monkeypatch: Any) -> None:
     want of boards, the stone went into a road, and the seat made no mine and no goods
     points.  (Played with round 5's woodcutter on the home hex, ``LONG_HOME_SAWMILL``
     off: the seat's boards then went out to the mine site.)"""
-    monkeypatch.setattr(BOT, "LONG_HOME_SAWMILL", False)
+    monkeypatch.setattr(BOT.settings, "LONG_HOME_SAWMILL", False)
     state = _play(4, 7018, [BOT.Planner(s) for s in range(4)])
     assert _mines(state, 0) >= 1
     assert state.goods_points()[0] >= 30
-    monkeypatch.setattr(BOT, "SITE_GOODS", False)
+    monkeypatch.setattr(BOT.settings, "SITE_GOODS", False)
     state = _play(4, 7018, [BOT.Planner(s) for s in range(4)])
     assert _mines(state, 0) == 0
     assert state.goods_points()[0] == 0
@@ -395,7 +397,7 @@ def test_our_producers_good_is_taken_in_production(monkeypatch: Any) -> None:
     in the production phase, before other players' donkeys move (``TAKE_OWN``); v1 and
     round 4 took only gold there.  (Played without breeding, which would come first
     in this position.)"""
-    monkeypatch.setattr(BOT, "LONG_BREED", False)
+    monkeypatch.setattr(BOT.settings, "LONG_BREED", False)
 
     def on_our_producer(s: RBState) -> bool:
         if s.stage != PRODUCTION or s.step != "act" or s.to_move() != 0 or s.turn < 2:
@@ -424,7 +426,7 @@ def test_our_producers_good_is_taken_in_production(monkeypatch: Any) -> None:
     action = legal[BOT.Planner(0).choose(state, legal)]
     assert isinstance(action, A.Take)
     assert action.good == D.GOODS[D.TRUNK]
-    monkeypatch.setattr(BOT, "TAKE_OWN", False)
+    monkeypatch.setattr(BOT.settings, "TAKE_OWN", False)
     action = legal[BOT.Planner(0).choose(state, legal)]
     assert not (isinstance(action, A.Take) and action.good == D.GOODS[D.TRUNK])
 
@@ -439,7 +441,7 @@ def test_goods_on_other_players_buildings_are_left_only_with_leave_others(monkey
     place = next(b[1] for b in state.buildings.values() if b[2] not in (0, -1))
     state.piles.setdefault(place, []).extend([D.TRUNK, D.TRUNK])
     assert planner._pile_worth(state, place) >= 2
-    monkeypatch.setattr(BOT, "LEAVE_OTHERS", True)
+    monkeypatch.setattr(BOT.settings, "LEAVE_OTHERS", True)
     assert planner._pile_worth(state, place) == 0
 
 
@@ -450,7 +452,7 @@ def test_a_donkey_beside_our_far_mine_with_gold_waits_there(monkeypatch: Any) ->
     gold lying on that building it ends its move where it stands, to step in next turn
     (``OUTING_STAY``); without the rule it moves on or loads what lies under it.
     (Played without ``FAR_BREED``, which sends this donkey to breed instead.)"""
-    monkeypatch.setattr(BOT, "FAR_BREED", False)
+    monkeypatch.setattr(BOT.settings, "FAR_BREED", False)
     found: dict[str, int] = {}
 
     def beside_far_building(s: RBState) -> bool:
@@ -477,10 +479,10 @@ def test_a_donkey_beside_our_far_mine_with_gold_waits_there(monkeypatch: Any) ->
     steps = {a.to: a for a in legal if isinstance(a, A.Step)}
     assert found["place"] not in steps  # only an off-road step leads there: not now
     state.piles.setdefault(found["place"], []).append(D.GOLD)
-    assert planner._far_pile_step(state, t, steps) == BOT.STAY
+    assert planner._far_pile_step(state, t, steps) == BOT.settings.STAY
     action = legal[planner.choose(state, legal)]
     assert not isinstance(action, A.Step | A.Load)
-    monkeypatch.setattr(BOT, "OUTING_STAY", False)
+    monkeypatch.setattr(BOT.settings, "OUTING_STAY", False)
     action = legal[planner.choose(state, legal)]
     assert isinstance(action, A.Step | A.Load)
 
@@ -492,7 +494,7 @@ def test_donkeys_breed_in_a_long_game(monkeypatch: Any) -> None:
     state = _play(4, 7000, [BOT.Planner(s) for s in range(4)])
     donkeys = [sum(1 for t in state.trans.values() if t.owner == s) for s in range(4)]
     assert max(donkeys) >= 5
-    monkeypatch.setattr(BOT, "LONG_BREED", False)
+    monkeypatch.setattr(BOT.settings, "LONG_BREED", False)
     state = _play(4, 7000, [BOT.Planner(s) for s in range(4)])
     assert all(sum(1 for t in state.trans.values() if t.owner == s) == 3 for s in range(4))
 
@@ -505,7 +507,7 @@ def test_among_rushers_the_mine_goods_go_out_before_breeding(monkeypatch: Any) -
     _round5_homes(monkeypatch)
     state = _play(4, 3000, _mixed(4))
     assert _mines(state, 0) >= 1
-    monkeypatch.setattr(BOT, "BREED_ERRANDS_FIRST", False)
+    monkeypatch.setattr(BOT.settings, "BREED_ERRANDS_FIRST", False)
     state = _play(4, 3000, _mixed(4))
     assert _mines(state, 0) == 0
 
@@ -547,7 +549,7 @@ def test_a_woods_home_gets_its_sawmill_in_a_long_game(monkeypatch: Any) -> None:
     assert D.QUARRY in kinds
     assert _mines(state, 2) >= 2
     assert state.goods_points()[2] >= 60
-    monkeypatch.setattr(BOT, "LONG_HOME_SAWMILL", False)
+    monkeypatch.setattr(BOT.settings, "LONG_HOME_SAWMILL", False)
     state = _play(4, 7007, [BOT.Planner(s) for s in range(4)])
     assert home_building(state) == D.WOODCUTTER
     assert state.goods_points()[2] <= 30
@@ -563,7 +565,7 @@ def test_donkeys_breed_two_steps_out_without_a_pasture_next_door(monkeypatch: An
 
     state = _play(4, 7007, [BOT.Planner(s) for s in range(4)])
     assert donkeys(state, 2) == 5
-    monkeypatch.setattr(BOT, "FAR_BREED", False)
+    monkeypatch.setattr(BOT.settings, "FAR_BREED", False)
     state = _play(4, 7007, [BOT.Planner(s) for s in range(4)])
     assert donkeys(state, 2) == 3
 
@@ -574,7 +576,7 @@ def test_rafts_build_and_work_island_mines_on_the_pacific() -> None:
     island (no donkey can reach one), and the gold comes back aboard the rafts or home,
     where it is carried at the end.  Without ``RAFTS`` the seats mine nothing."""
 
-    class Recorder(BOT.Planner):  # type: ignore[name-defined]
+    class Recorder(BOT.Planner):
         """The bot, noting for each mine it builds whether a boat of its own is there."""
 
         def __init__(self, seat: int) -> None:
@@ -610,7 +612,7 @@ def test_rafts_build_and_work_island_mines_on_the_pacific() -> None:
 
 def test_without_rafts_the_pacific_is_the_old_mirror(monkeypatch: Any) -> None:
     """``RAFTS`` off: no boat, no mine, the round-6 mirror (63 to 53)."""
-    monkeypatch.setattr(BOT, "RAFTS", False)
+    monkeypatch.setattr(BOT.settings, "RAFTS", False)
     state = _play(2, 7000, [BOT.Planner(s) for s in range(2)])
     assert not any(t.water for t in state.trans.values())
     assert not any(b[0] == D.MINE for b in state.buildings.values())

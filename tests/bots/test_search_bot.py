@@ -16,19 +16,16 @@ from typing import Any
 
 import pytest
 
+from benchmarks.strength.arena import play
+from bots.search_bot import ManilaAdapter, SearchBot, rewards
+from referee.botkit import Clock
+from referee.engine import TERMINAL
+from referee.games import get_game
+from referee.games.manila import actions as MA
+from referee.games.manila.data import CARGO_PAYOUT, SEAT_COSTS
+from tests.bots.positions import find_decisive, roads_and_boats_last_brick
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bots"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from arena import play  # noqa: E402
-from positions import find_decisive, roads_and_boats_last_brick  # noqa: E402
-from search_bot import ManilaAdapter, SearchBot, rewards  # noqa: E402
-
-from referee.botkit import Clock  # noqa: E402
-from referee.engine import TERMINAL  # noqa: E402
-from referee.games import get_game  # noqa: E402
-from referee.games.manila import actions as MA  # noqa: E402
-from referee.games.manila.data import CARGO_PAYOUT, SEAT_COSTS  # noqa: E402
 
 GAMES = ["manila", "puerto-rico", "navegador", "roads-and-boats"]
 
@@ -80,7 +77,7 @@ def test_manila_bids_are_grouped_and_voluntary_finance_left_out() -> None:
 def manila_position(phase: str, seed: int = 3) -> tuple[Any, int]:
     """The first decision in ``phase`` of a seeded Manila game between heuristic bots
     (4 seats): the true state and the seat to move."""
-    from manila_bot import ManilaBot
+    from bots.manila_bot import ManilaBot
 
     game = get_game("manila")
     rng = random.Random(seed)

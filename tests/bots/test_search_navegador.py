@@ -4,18 +4,13 @@ playouts at the rondel choice, the guide everywhere else."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
-
-import search_navegador as nav
-from navegador_bot import NavegadorBot, Planner, end_near
-
+from bots import search_navegador as nav
+from bots.navegador_bot import NavegadorBot, Planner, end_near
 from referee.engine import CHANCE, TERMINAL
 from referee.games.navegador import GAME
 from referee.games.navegador.state import START, NavegadorState

@@ -9,22 +9,18 @@ and do not depend on the machine's speed.
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bots import search_roads_and_boats as rbs
+from bots.roads_and_boats_bot import RoadsAndBoatsBot
+from referee.engine import CHANCE, TERMINAL
+from referee.games import get_game
+from referee.games.roads_and_boats import actions as A
+from tests.bots.positions import roads_and_boats_last_brick
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bots"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import search_roads_and_boats as rbs  # noqa: E402
-from positions import roads_and_boats_last_brick  # noqa: E402
-from roads_and_boats_bot import RoadsAndBoatsBot  # noqa: E402
-
-from referee.engine import CHANCE, TERMINAL  # noqa: E402
-from referee.games import get_game  # noqa: E402
-from referee.games.roads_and_boats import actions as A  # noqa: E402
 
 GAME: Any = get_game("roads-and-boats")
 UNITS = 66
@@ -62,7 +58,7 @@ def units(n: int) -> Callable[[int], bool]:
 def guide_plays_on(state: Any, seed: int) -> Any:
     """``state`` played to the end by the guide's planner in every seat (mine draws
     from ``seed``)."""
-    from roads_and_boats_bot import Planner
+    from bots.roads_and_boats_bot import Planner
 
     planners = [Planner(s) for s in range(state.seats)]
     rng = random.Random(seed)

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import msgspec
 
+from benchmarks.strength.manila_match import ManilaBot, play
 from referee.games.manila import GAME
-
-from .bot_match import ManilaBot, play
 
 BOT = Path(__file__).resolve().parents[2] / "bots" / "manila_bot.py"
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import msgspec
 import pytest
@@ -87,8 +85,7 @@ def test_nagasaki_with_the_card_then_regular_turn_then_one_more_each() -> None:
 
 
 def test_heuristic_bot_outscores_random_players() -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
-    from navegador_bot import evaluate_vs_random
+    from bots.navegador_bot import evaluate_vs_random
 
     result = evaluate_vs_random(games=2, seats=3, seed=5)
     assert result["bot_win_rate"] == 1.0

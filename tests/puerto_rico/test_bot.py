@@ -14,14 +14,12 @@ from typing import Any
 import msgspec
 import pytest
 
+from bots.puerto_rico_bot import PuertoRicoBot
 from referee.botkit import Clock
 from referee.engine import CHANCE, TERMINAL
 from referee.games.puerto_rico import GAME
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bots"))
-
-from puerto_rico_bot import PuertoRicoBot  # noqa: E402
 
 
 def test_bot_beats_random_players_in_fixed_games() -> None:
@@ -108,7 +106,7 @@ def test_the_bot_keeps_to_its_clock_past_the_deadline_roles_are_judged_alone(
     already spent gets a role judged by its own phase only (no following pick is
     played out), the choice ``role_index`` makes without look-ahead; with time to
     spare the following picks run."""
-    import puerto_rico_bot
+    from bots import puerto_rico_bot
 
     state = GAME.new_game(4)
     while state.to_move() == CHANCE:

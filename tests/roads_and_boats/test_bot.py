@@ -5,22 +5,16 @@ from __future__ import annotations
 import io
 import json
 import random
-import sys
-from pathlib import Path
 
 import msgspec
 
+from benchmarks.strength.rb_duel import play
+from bots.roads_and_boats_bot import Planner, RoadsAndBoatsBot
 from referee.botkit import run
 from referee.engine import CHANCE, TERMINAL
 from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.state import RBState
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
-
-from roads_and_boats_bot import Planner, RoadsAndBoatsBot
-
-from tests.roads_and_boats.bot_duel import play
 
 
 def duel(seed: int, bot_seat: int) -> RBState:

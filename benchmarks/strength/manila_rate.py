@@ -9,27 +9,23 @@ played by the guide) and which auction policies it chose; ``--tree`` also times
 the tree search at the placements per iteration.  The playouts per CPU second give
 the count equal to 290 ms of CPU.
 
-    python tests/bots/manila_rate.py --seed 7 --iterations 210
+    python -m benchmarks.strength.manila_rate --seed 7 --iterations 210
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from bots.manila_bot import ManilaBot
+from bots.search_bot import Search, SearchBot
+from referee.engine import CHANCE, TERMINAL
+from referee.games import get_game
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(1, str(ROOT / "bots"))
-
-from manila_bot import ManilaBot  # noqa: E402
-from search_bot import Search, SearchBot  # noqa: E402
-
-from referee.engine import CHANCE, TERMINAL  # noqa: E402
-from referee.games import get_game  # noqa: E402
 
 
 def main() -> None:

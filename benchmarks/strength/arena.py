@@ -7,7 +7,7 @@ other seat, rotates the candidate through all seats on the same seed (duplicate
 games), and prints the candidate's win rate with a 95% Wilson interval, its mean
 rank, the median winner score and the median score of each side.
 
-    python tests/bots/arena.py manila "bots/search_bot.py --iterations 200" \
+    python -m benchmarks.strength.arena manila "bots/search_bot.py --iterations 200" \
         bots/manila_bot.py --seats 4 --seeds 10
 
 A bot spec is a file path followed by the flags its ``main`` would parse
@@ -32,13 +32,11 @@ from typing import Any
 
 import msgspec
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(1, str(ROOT / "bots"))
+from referee.botkit import Bot
+from referee.engine import CHANCE, TERMINAL
+from referee.games import get_game
 
-from referee.botkit import Bot  # noqa: E402
-from referee.engine import CHANCE, TERMINAL  # noqa: E402
-from referee.games import get_game  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 _LOADED: dict[str, Any] = {}
 

@@ -3,11 +3,13 @@
 
 Plays the current ``bots/roads_and_boats_bot.py`` Planner in-process against a baseline
 Planner loaded from a file (a frozen copy of an older bot, e.g.
-``git show <rev>:bots/roads_and_boats_bot.py > /tmp/rb_bot_v1.py``), or plays it solo.
+``git show <rev>:bots/roads_and_boats_bot.py > /tmp/rb_bot_v1.py`` for a revision before
+the planner moved to ``bots/roads_and_boats/``; a later one is a whole ``bots/`` tree and
+cannot be loaded beside this one, since both are the package ``bots``), or plays it solo.
 
-    python tests/roads_and_boats/bot_duel.py duel /tmp/rb_bot_v1.py --games 40 --seats 2
-    python tests/roads_and_boats/bot_duel.py duel /tmp/rb_bot_v1.py --games 40 --seats 4
-    python tests/roads_and_boats/bot_duel.py solo --games 20
+    python -m benchmarks.strength.rb_duel duel /tmp/rb_bot_v1.py --games 40 --seats 2
+    python -m benchmarks.strength.rb_duel duel /tmp/rb_bot_v1.py --games 40 --seats 4
+    python -m benchmarks.strength.rb_duel solo --games 20
 
 In a duel the new bot takes one seat (rotating), the baseline all other seats; the map is
 ``--map`` (default auto: The Pacific for 2 seats, generated for 3-4), ``map_seed`` = game number.
@@ -18,19 +20,15 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import random
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from bots.roads_and_boats_bot import Planner
+from referee.engine import CHANCE, TERMINAL
+from referee.games.roads_and_boats import GAME
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bots"))
-
-from roads_and_boats_bot import Planner  # noqa: E402
-
-from referee.engine import CHANCE, TERMINAL  # noqa: E402
-from referee.games.roads_and_boats import GAME  # noqa: E402
 
 
 def load_planner(path: str) -> Any:

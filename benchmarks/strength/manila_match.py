@@ -1,6 +1,6 @@
 """In-process matches of the heuristic Manila bot against random seats.
 
-Run: ``python -m tests.manila.bot_match [--games N] [--seats 3 4] [--cautious]``.
+Run: ``python -m benchmarks.strength.manila_match [--games N] [--seats 3 4] [--cautious]``.
 Prints, per seat count, the bot's win rate (shared wins count as wins), its mean rank
 and mean score against the random seats.  The bot sits in every seat in turn.
 """
@@ -9,17 +9,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
-from pathlib import Path
 from typing import Any
 
+from bots.manila_bot import ManilaBot
 from referee.engine import CHANCE, TERMINAL
 from referee.games.manila import GAME
 from referee.games.manila.actions import Mortgage, Redeem
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots"))
-
-from manila_bot import ManilaBot
 
 
 def play(

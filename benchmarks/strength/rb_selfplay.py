@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
 """Roads & Boats economy statistics of bot games (a measuring helper, not a test module).
 
-Plays in-process games through ``tests/bots/arena.py`` (same seeding as the arena: the
+Plays in-process games through ``benchmarks/strength/arena.py`` (same seeding as the arena: the
 seed drives every chance outcome) and prints, per game and as medians, what issue 16
 asks of the heuristic bot besides winning: the winner's points, the number of turns,
 and whether research, boats and secondary industry beyond the sawmill were used.
 
-    python tests/bots/rb_selfplay.py bots/roads_and_boats_bot.py --seats 4 --seeds 50
+    python -m benchmarks.strength.rb_selfplay bots/roads_and_boats_bot.py --seats 4 --seeds 50
 
 Every seat plays the same bot spec unless ``--opponent`` is given (then the first
 spec sits in seat ``seed % seats`` only).  Columns: winner points, turns, goods
 points and wonder points of the winner, research projects taken (all seats), boats
 (water transporters standing at the end), secondary buildings beyond the sawmill.
 ``--set NAME=VALUE`` (repeatable) sets a module constant of the first bot before
-play, e.g. ``--set PACE=False`` to measure a switched-off feature on the same seeds.
+play, e.g. ``--set PACE=False`` to measure a switched-off feature on the same seeds
+(for a bot whose module has ``settings``, as ``bots/roads_and_boats_bot.py`` has, in
+that settings module: ``bots/roads_and_boats/settings.py``).
 """
 
 from __future__ import annotations
@@ -21,13 +23,8 @@ from __future__ import annotations
 import argparse
 import ast
 import statistics
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from arena import load_module, play
-
+from benchmarks.strength.arena import load_module, play
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats import state as S
@@ -78,11 +75,12 @@ def main() -> None:
     args = parser.parse_args()
     module = load_module(args.bot.split()[0])
     _count_shafts()
+    switches = getattr(module, "settings", module)
     for item in args.set:
         name, value = item.split("=", 1)
-        if not hasattr(module, name):
+        if not hasattr(switches, name):
             parser.error(f"{args.bot} has no constant {name}")
-        setattr(module, name, ast.literal_eval(value))
+        setattr(switches, name, ast.literal_eval(value))
     winners: list[float] = []
     lowest: list[float] = []
     per_seat = {
