@@ -162,10 +162,11 @@ class Playouts:
         return bool(self.done(int(self.work)))
 
     def value(self, state: Any) -> float:
-        """Score of a finished playout for this seat (wealth points)."""
+        """Score of a finished playout for this seat (wealth points): its margin over the
+        best other seat, plus a bonus for a win; alone (a solo game), its own score."""
         scores = state.scores()
         me = self.me
-        best = max(v for s, v in enumerate(scores) if s != me)
+        best = max((v for s, v in enumerate(scores) if s != me), default=0.0)
         bonus = WIN_BONUS if state.ranks()[me] == 1 else 0.0
         return float(scores[me] - best + bonus)
 

@@ -176,3 +176,20 @@ def test_second_home_with_a_better_margin_than_the_guides() -> None:
         margins[action] = scores[who] - max(s for i, s in enumerate(scores) if i != who)
     assert margins[hint] < 0
     assert margins[picked] > margins[hint]
+
+
+def test_a_solo_playout_is_valued_by_its_own_score() -> None:
+    """A one-seat game has no other seat to measure a margin against: the playout's
+    value is the seat's own score plus the win bonus (it raised ValueError on an empty
+    max, so the search bot faulted in every solo game)."""
+
+    class Finished:
+        def scores(self) -> list[float]:
+            return [41.0]
+
+        def ranks(self) -> list[int]:
+            return [1]
+
+    playouts = object.__new__(rbs.Playouts)
+    playouts.me = 0
+    assert playouts.value(Finished()) == 41.0 + rbs.WIN_BONUS
