@@ -18,34 +18,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
 from referee.bot import resolve_command
-from referee.cli import main
-from referee.games import all_games
 from referee.sandbox import bwrap_problem
+from tests.core.cli_helpers import (
+    invoke,
+    one_error_line,
+    toy_game,  # noqa: F401  (autouse: the toy game registered)
+)
 from tests.core.toygame import GAME
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE = shutil.which("node")
-
-
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(all_games(), GAME.name, GAME)
-
-
-def invoke(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def one_error_line(result: Result, *needles: str) -> str:
-    assert result.exit_code == 2, result.output
-    errors = [line for line in result.stderr.splitlines() if line.startswith("referee: error:")]
-    assert len(errors) == 1, result.stderr
-    for needle in needles:
-        assert needle in errors[0], errors[0]
-    return errors[0]
 
 
 @pytest.fixture

@@ -16,25 +16,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from referee.cli import main
 from referee.games import all_games
 from referee.replay import replay
 from referee.rundir import LOCK_NAME
+from tests.core.cli_helpers import (
+    RANDOM,
+    invoke,
+    one_error_line,
+    toy_game,  # noqa: F401  (autouse: the toy game registered)
+)
 from tests.core.toygame import GAME
 
 ROOT = Path(__file__).resolve().parents[2]
-RANDOM = f"{sys.executable} {ROOT / 'bots' / 'random_bot.py'}"
-
-
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(all_games(), GAME.name, GAME)
-
-
-def invoke(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def write_config(directory: Path, games: int = 3) -> Path:
@@ -63,15 +57,6 @@ def run(finished: Path, tmp_path: Path) -> Path:
     out = tmp_path / "run"
     shutil.copytree(finished, out)
     return out
-
-
-def one_error_line(result: Result, *needles: str) -> str:
-    assert result.exit_code == 2, result.output
-    errors = [line for line in result.stderr.splitlines() if line.startswith("referee: error:")]
-    assert len(errors) == 1, result.stderr
-    for needle in needles:
-        assert needle in errors[0], errors[0]
-    return errors[0]
 
 
 def damage_a_chance_line(record: Path) -> None:

@@ -16,37 +16,23 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
-from referee.cli import main
 from referee.games import all_games
 from referee.regress import regress
 from referee.sandbox import bwrap_problem
 from referee.signing import SignatureError, Signer, signature_path, verify_file
+from tests.core.cli_helpers import (
+    RANDOM,
+    invoke,
+    one_error_line,
+    toy_game,  # noqa: F401  (autouse: the toy game registered)
+)
 from tests.core.toygame import GAME
 
 pytest.importorskip("cryptography")
 
 ROOT = Path(__file__).resolve().parents[2]
-RANDOM = f"{sys.executable} {ROOT / 'bots' / 'random_bot.py'}"
-
-
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(all_games(), GAME.name, GAME)
-
-
-def invoke(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def one_error_line(result: Result, *needles: str) -> str:
-    assert result.exit_code == 2, result.output
-    errors = [line for line in result.stderr.splitlines() if line.startswith("referee: error:")]
-    assert len(errors) == 1, result.stderr
-    for needle in needles:
-        assert needle in errors[0], errors[0]
-    return errors[0]
 
 
 @pytest.fixture(scope="module")
