@@ -35,7 +35,15 @@ from tests.core.toygame import GAME
 ROOT = Path(__file__).resolve().parents[2]
 FORGER = f"{sys.executable} {ROOT / 'tests' / 'core' / 'forger_bot.py'}"
 ZOO = f"{sys.executable} {ROOT / 'tests' / 'zoo' / 'zoo_bot.py'}"
-REFEREE = [sys.executable, "-m", "referee.cli"]
+# Ctrl-C as at a terminal: a shell starts background jobs with SIGINT ignored, and an
+# ignored signal stays ignored across exec, so a suite run in the background would
+# otherwise send these referees a SIGINT they never see.
+REFEREE = [
+    sys.executable,
+    "-c",
+    "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "from referee.cli import main; main()",
+]
 ROLES = ["type", "timeout", "crash", "plain"]
 
 UNSAFE = re.compile(

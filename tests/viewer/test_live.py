@@ -26,7 +26,15 @@ from tests.viewer.conftest import EXTREMES
 from tests.viewer.test_viewer import embedded, engine_views, frames_of
 
 ROOT = Path(__file__).resolve().parents[2]
-REFEREE = [sys.executable, "-c", "from referee.cli import main; main()"]
+# Ctrl-C as at a terminal: a shell starts background jobs with SIGINT ignored, and an
+# ignored signal stays ignored across exec, so a suite run in the background would
+# otherwise send these referees a SIGINT they never see.
+REFEREE = [
+    sys.executable,
+    "-c",
+    "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "from referee.cli import main; main()",
+]
 
 
 def part_of(record: Path, target: Path, lines: int, tail: bytes = b"") -> Path:
