@@ -28,7 +28,11 @@ def write_config(tmp_path: Path) -> Path:
 
 
 def referee(*args: str) -> list[str]:
-    return [sys.executable, "-m", "referee.cli", *args]
+    """``referee ARGS`` with SIGINT's default handler, as at a terminal: a shell starts
+    background jobs with SIGINT ignored, and an ignored signal stays ignored across
+    exec, so a suite run in the background would otherwise send a Ctrl-C no one sees."""
+    handler = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)"
+    return [sys.executable, "-c", f"{handler}; from referee.cli import main; main()", *args]
 
 
 def rows(out: Path) -> int:
