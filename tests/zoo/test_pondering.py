@@ -39,6 +39,35 @@ def states(tag: str) -> list[bytes]:
     return list(tagged_states(tag).values())
 
 
+def play_in_thread(
+    bots: list[BotSpec], tmp_path: Path, policy: SandboxPolicy, ponder: bool, startup_ms: int
+) -> tuple[threading.Thread, list[MatchOutcome]]:
+    """A toy-game match of ``bots`` started in a thread of its own (the test samples the
+    bots' processes meanwhile); the thread, and the list its outcome is appended to."""
+    result: list[MatchOutcome] = []
+
+    def play() -> None:
+        result.append(
+            asyncio.run(
+                run_match(
+                    GAME,
+                    bots,
+                    seed=5,
+                    clock=Clock(startup_ms=startup_ms, move_ms=5000, ponder=ponder),
+                    options=GAME.parse_options({"target": 18}),
+                    record_path=tmp_path / "m.jsonl",
+                    limits=BotLimits(exit_grace_s=0.3, term_grace_s=0.3),
+                    sandbox=policy,
+                    fsync=False,
+                )
+            )
+        )
+
+    thread = threading.Thread(target=play)
+    thread.start()
+    return thread, result
+
+
 def watched_match(
     mode: str,
     policy: SandboxPolicy,
@@ -56,27 +85,7 @@ def watched_match(
         BotSpec("other1", [sys.executable, str(BOT), others, "x"]),
         BotSpec("other2", [sys.executable, str(BOT), others, "x"]),
     ]
-    result: list[MatchOutcome] = []
-
-    def play() -> None:
-        result.append(
-            asyncio.run(
-                run_match(
-                    GAME,
-                    bots,
-                    seed=5,
-                    clock=Clock(startup_ms=15_000, move_ms=5000, ponder=ponder),
-                    options=GAME.parse_options({"target": 18}),
-                    record_path=tmp_path / "m.jsonl",
-                    limits=BotLimits(exit_grace_s=0.3, term_grace_s=0.3),
-                    sandbox=policy,
-                    fsync=False,
-                )
-            )
-        )
-
-    thread = threading.Thread(target=play)
-    thread.start()
+    thread, result = play_in_thread(bots, tmp_path, policy, ponder, startup_ms=15_000)
     samples: list[list[bytes]] = []
     while thread.is_alive():
         found = states(tag)
@@ -199,27 +208,7 @@ def test_a_bot_ready_early_is_stopped_while_the_others_start(ponder: bool, tmp_p
         BotSpec("other2", [sys.executable, str(BOT), "held_start", others_tag]),
     ]
     policy = SandboxPolicy("bwrap") if bwrap_problem() is None else SandboxPolicy("none")
-    result: list[MatchOutcome] = []
-
-    def play() -> None:
-        result.append(
-            asyncio.run(
-                run_match(
-                    GAME,
-                    bots,
-                    seed=5,
-                    clock=Clock(startup_ms=30_000, move_ms=5000, ponder=ponder),
-                    options=GAME.parse_options({"target": 18}),
-                    record_path=tmp_path / "m.jsonl",
-                    limits=BotLimits(exit_grace_s=0.3, term_grace_s=0.3),
-                    sandbox=policy,
-                    fsync=False,
-                )
-            )
-        )
-
-    thread = threading.Thread(target=play)
-    thread.start()
+    thread, result = play_in_thread(bots, tmp_path, policy, ponder, startup_ms=30_000)
     held: list[list[bytes]] = []  # samples of the whole crowd while the others are held
     stopped = 0
     while thread.is_alive() and (stopped if not ponder else len(held)) < wanted:
