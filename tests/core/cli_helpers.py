@@ -30,11 +30,14 @@ def invoke(*args: str | Path) -> Result:
 
 
 def one_error_line(result: Result, *needles: str) -> str:
-    """The single ``referee: error:`` line of a bad-input run (exit 2), checked to
-    contain every needle."""
+    """The command failed with exit 2, no traceback, and exactly one
+    ``referee: error:`` line, which contains every needle; that line."""
     assert result.exit_code == 2, result.output
-    errors = [line for line in result.stderr.splitlines() if line.startswith("referee: error:")]
-    assert len(errors) == 1, result.stderr
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith("referee: error:")]
+    assert len(errors) == 1, lines
     for needle in needles:
         assert needle in errors[0], errors[0]
     return errors[0]

@@ -17,16 +17,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from referee.cli import main
 from referee.games import all_games
 from referee.resultsdb import ResultsDB
 from referee.rundir import LOCK_NAME
+from tests.core.cli_helpers import (
+    RANDOM,
+    invoke,
+    one_error_line,
+    toy_game,  # noqa: F401  (autouse: the toy game registered)
+)
 from tests.core.toygame import GAME
 
 ROOT = Path(__file__).resolve().parents[2]
-RANDOM = f"{sys.executable} {ROOT / 'bots' / 'random_bot.py'}"
 
 
 def write_config(directory: Path, name_length: int = 1) -> Path:
@@ -39,15 +42,6 @@ def write_config(directory: Path, name_length: int = 1) -> Path:
         )
     )
     return config
-
-
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(all_games(), GAME.name, GAME)
-
-
-def invoke(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 @pytest.fixture(scope="module")
@@ -67,19 +61,6 @@ def run(finished: Path, tmp_path: Path) -> Path:
     out = tmp_path / "run"
     shutil.copytree(finished, out)
     return out
-
-
-def one_error_line(result: Result, *needles: str) -> str:
-    """The command failed with exit 2 and exactly one ``referee: error:`` line."""
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit)
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    errors = [line for line in lines if line.startswith("referee: error:")]
-    assert len(errors) == 1, lines
-    for needle in needles:
-        assert needle in errors[0], errors[0]
-    return errors[0]
 
 
 def records(out: Path) -> dict[str, bytes]:
