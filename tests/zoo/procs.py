@@ -30,19 +30,16 @@ def require(problem: str | None, what: str) -> None:
 
 
 def frozen_by_cgroup(pid: int) -> bool:
-    """True if ``pid`` is in a cgroup its freezer holds frozen (v1 ``freezer.state``,
-    v2 ``cgroup.events``): the kernel shows such a process as ``D`` or ``S``."""
+    """True if ``pid`` is in a cgroup v2 group its freezer holds frozen
+    (``cgroup.events``; the referee uses no v1 freezer, see :mod:`referee.cgroups`):
+    the kernel shows such a process as ``D`` or ``S``."""
     try:
         lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
     except OSError:
         return False
     for line in lines:
         _, controllers, where = line.split(":", 2)
-        if "freezer" in controllers.split(","):
-            state = Path("/sys/fs/cgroup/freezer", where.lstrip("/"), "freezer.state")
-            if state.exists() and state.read_text().strip() == "FROZEN":
-                return True
-        elif controllers == "":
+        if controllers == "":
             for top in ("/sys/fs/cgroup", "/sys/fs/cgroup/unified"):
                 events = Path(top, where.lstrip("/"), "cgroup.events")
                 if events.exists() and "frozen 1" in events.read_text():
