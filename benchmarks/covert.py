@@ -32,9 +32,9 @@ from typing import Any
 import click
 from tabulate import tabulate
 
-from referee.bot import BotLimits, BotProcess, BotSpec
-from referee.protocol import PROTOCOL_VERSION, Act, MoveClock, Start, StartClock
-from referee.sandbox import SandboxPolicy, bwrap_problem
+from referee.process.bot import BotLimits, BotProcess, BotSpec
+from referee.process.isolation.sandbox import SandboxPolicy, bwrap_problem
+from referee.process.protocol import PROTOCOL_VERSION, Act, MoveClock, Start, StartClock
 
 BOT = r"""
 import ctypes, json, os, sys, threading, time

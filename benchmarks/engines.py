@@ -45,9 +45,9 @@ from typing import Any
 import click
 from tabulate import tabulate
 
-from referee.engine import CHANCE, TERMINAL, Game
+from referee.api.engine import CHANCE, TERMINAL, Game
+from referee.api.playout import random_playout
 from referee.games import all_games, get_game
-from referee.playout import random_playout
 
 DEFAULT_SEATS = {"manila": 4, "navegador": 4, "puerto-rico": 4, "roads-and-boats": 2}
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,11 +6,11 @@ for comparison:
 
 * **raw echo**: referee-process CPU per round trip of a protocol-sized line through a
   C echo child (write, drain, read one line) with asyncio, nothing else;
-* **request path**: referee CPU per :meth:`referee.bot.BotProcess.act` to the C random
+* **request path**: referee CPU per :meth:`referee.process.bot.BotProcess.act` to the C random
   bot (a real Manila view and legal list, encoded and validated);
 * **real match**: referee CPU per decision over whole 4-seat Manila matches between C
   random bots (spawn, handshake, engine, events, record, close), with a fresh process
-  per match and with processes reused across matches (:mod:`referee.pool`), and
+  per match and with processes reused across matches (:mod:`referee.process.pool`), and
   beside it the engine's own CPU per decision (view, legal actions, observations,
   apply) for the same games, so the difference is the harness;
 * **harness gap**: wall time from a bot's reply being flushed to the next request
@@ -19,8 +19,8 @@ for comparison:
 
 Everything is measured with the referee and its children free to run on every
 core, and all bound to one core (as a tournament's ``affinity`` binds each match;
-see :mod:`referee.affinity`), each on asyncio's own event loop and on uvloop (the
-referee's loop where installed, :mod:`referee.loop`).  The issue's reference is the
+see :mod:`referee.process.isolation.affinity`), each on asyncio's own event loop and on uvloop (the
+referee's loop where installed, :mod:`referee.process.loop`).  The issue's reference is the
 raw echo on asyncio's loop; the ratios against the echo on the same loop and
 against a blocking echo (no event loop at all) are printed beside it.  A request and
 its reply alternate between two processes; when the scheduler puts them on
@@ -51,15 +51,15 @@ import click
 import msgspec
 from tabulate import tabulate
 
-from referee import loop as event_loop
-from referee.affinity import pinned
-from referee.bot import BotProcess, BotSpec
-from referee.engine import CHANCE
+from referee.api.engine import CHANCE
 from referee.games import get_game
-from referee.match import Clock, run_match
-from referee.pool import BotPool
-from referee.protocol import PROTOCOL_VERSION, Act, MoveClock, Start, StartClock, encode
-from referee.sandbox import SandboxPolicy, bwrap_problem
+from referee.match.match import Clock, run_match
+from referee.process import loop as event_loop
+from referee.process.bot import BotProcess, BotSpec
+from referee.process.isolation.affinity import pinned
+from referee.process.isolation.sandbox import SandboxPolicy, bwrap_problem
+from referee.process.pool import BotPool
+from referee.process.protocol import PROTOCOL_VERSION, Act, MoveClock, Start, StartClock, encode
 
 ROOT = Path(__file__).resolve().parents[1]
 T = TypeVar("T")

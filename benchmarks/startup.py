@@ -24,10 +24,10 @@ from typing import Any
 import click
 from tabulate import tabulate
 
-from referee import loop as event_loop
-from referee.bot import BotLimits, BotProcess, BotSpec
-from referee.protocol import PROTOCOL_VERSION, Start, StartClock
-from referee.sandbox import SandboxPolicy, bwrap_problem
+from referee.process import loop as event_loop
+from referee.process.bot import BotLimits, BotProcess, BotSpec
+from referee.process.isolation.sandbox import SandboxPolicy, bwrap_problem
+from referee.process.protocol import PROTOCOL_VERSION, Start, StartClock
 
 TRIVIAL = [
     "/bin/sh",

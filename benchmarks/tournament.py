@@ -35,8 +35,8 @@ from typing import Any
 import click
 from tabulate import tabulate
 
-from referee import loop as event_loop
-from referee.affinity import wanted
+from referee.process import loop as event_loop
+from referee.process.isolation.affinity import wanted
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -50,8 +50,8 @@ PLAY = r"""
 import json, sys, tempfile, time
 from pathlib import Path
 import referee
-from referee.config import BotEntry, TournamentConfig
-from referee.tournament import create_run, run_tournament
+from referee.tournament.config import BotEntry, TournamentConfig
+from referee.tournament.run import create_run, run_tournament
 
 args = json.loads(sys.argv[1])
 known = set(TournamentConfig.__struct_fields__)
@@ -235,7 +235,7 @@ def main(rounds: int, baseline: str, repeats: int, no_sandbox_line: bool) -> Non
     for label, ratios in pairs.items():
         shown = ", ".join(f"{r:.2f}" for r in ratios)
         print(f"  {label}: c2/c1 of each alternating pair {shown}")
-    print(f"event loop of the 'now' lines: {event_loop.name()} (referee.loop)")
+    print(f"event loop of the 'now' lines: {event_loop.name()} (referee.process.loop)")
     print(
         f"(started {started}, load average then {load:.1f}; "
         f"ended {time.strftime('%H:%M:%S')}, load average {os.getloadavg()[0]:.1f})"

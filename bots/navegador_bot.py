@@ -41,8 +41,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from referee.api.engine import CHANCE
 from referee.botkit import Bot, run
-from referee.engine import CHANCE
 from referee.games.navegador import GAME, data
 from referee.games.navegador.actions import DONE, USE_CARD, Rondel
 from referee.games.navegador.sailing import distances

@@ -36,8 +36,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 
+from referee.api.engine import CHANCE, TERMINAL
 from referee.botkit import Bot, run
-from referee.engine import CHANCE, TERMINAL
 from referee.games.puerto_rico import GAME
 from referee.games.puerto_rico.actions import ChooseRole
 from referee.games.puerto_rico.board import Player

@@ -144,7 +144,7 @@ class RoadsAndBoatsBot(Bot):
 def evaluate(games: int, seats: int) -> str:
     """Play ``games`` in-process games of this bot against uniform random players
     (the bot's seat rotates) and summarise wins and mean scores."""
-    from referee.engine import CHANCE, TERMINAL
+    from referee.api.engine import CHANCE, TERMINAL
 
     wins = 0
     mine = best_other = 0.0

@@ -10,8 +10,8 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from referee.api.engine import State
 from referee.botkit import Bot
-from referee.engine import State
 
 if TYPE_CHECKING:
     from bots.search_bot import SearchBot

@@ -70,8 +70,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 
 from bots.search_adapter import Adapter, load_guide
 from bots.search_manila import ManilaAdapter
+from referee.api.engine import CHANCE, TERMINAL, IllegalAction, State, ranks_from_scores
 from referee.botkit import Bot, Clock, run
-from referee.engine import CHANCE, TERMINAL, IllegalAction, State, ranks_from_scores
 
 UCT_C = 0.7
 """Exploration constant of UCT for rewards in [0, 1]."""

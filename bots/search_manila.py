@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from bots.paired import pick as paired_pick
 from bots.search_adapter import Adapter, load_guide
-from referee.engine import CHANCE, TERMINAL, State
+from referee.api.engine import CHANCE, TERMINAL, State
 
 if TYPE_CHECKING:
     from bots.search_bot import SearchBot

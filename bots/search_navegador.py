@@ -40,7 +40,7 @@ from typing import Any
 
 from bots.navegador_bot import LOOKAHEAD, NavegadorBot, Planner, end_near, evaluate, future_share
 from bots.paired import pick as paired_pick
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games.navegador.state import START, NavegadorState
 
 CANDIDATES = 3

@@ -47,7 +47,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bots import paired
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games.roads_and_boats import actions as A
 
 UNIT_DECISIONS = 100

@@ -33,12 +33,12 @@ import time
 from collections.abc import Iterable
 from typing import IO, Any
 
-# First, before any module that imports msgspec (see referee.lean_msgspec).
-from referee.lean_msgspec import msgspec
+# First, before any module that imports msgspec (see referee.api.lean_msgspec).
+from referee.api.lean_msgspec import msgspec
 
 # isort: split
 
-from referee.engine import Game
+from referee.api.engine import Game
 from referee.games import get_game
 
 
@@ -54,7 +54,7 @@ class Clock(msgspec.Struct, frozen=True):
 class Bot:
     """Base class of in-Python bots.
 
-    After ``start`` the attributes ``game`` (the :class:`~referee.engine.Game`),
+    After ``start`` the attributes ``game`` (the :class:`~referee.api.engine.Game`),
     ``seat``, ``seats``, ``options`` (the parsed options Struct) and ``start``
     (the raw message) are set.  Before every :meth:`choose`, ``clock`` holds the
     ``act``'s :class:`Clock` and ``received`` the :func:`time.perf_counter` reading

@@ -3,7 +3,7 @@
 Everything a bot controls (its ``ready`` name, its stderr, a stray stdout line quoted
 in a fault detail, an unknown message ``type`` echoed in a protocol detail) is kept
 as the bot sent it in records and databases, within the caps of
-:mod:`referee.protocol`, and escaped only here, by one function per kind of output:
+:mod:`referee.process.protocol`, and escaped only here, by one function per kind of output:
 
 - :func:`terminal`: control characters (C0, DEL, C1), the line and paragraph
   separators U+2028/U+2029 and the bidirectional controls become visible escapes

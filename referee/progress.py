@@ -4,7 +4,7 @@ On a terminal the display is a bar in the style of ``referee tournament``'s (cli
 progress bar: label, position, percentage and time left) when the total is known,
 or a single line rewritten in place (``label: 57 plies``) when it is not; it is
 redrawn at most :data:`REDRAW_S` apart.  Off a terminal (a pipe, a log file, CI) it
-prints a plain line such as ``manila: 57 of 200 plies`` at most once every
+prints a plain line such as ``game 3: 57 of 200 plies`` at most once every
 ``every_s`` seconds, so a quick run prints nothing and a long one leaves a readable
 log; once any line was printed, the last count is printed when the work ends.
 

@@ -21,7 +21,7 @@ from referee.viewer import write_viewer
 from referee.viewer.chromium import CHROMIUM_ARGS, find_chromium
 
 ROOT = Path(__file__).resolve().parents[1]
-REFEREE = [sys.executable, "-m", "referee.cli"]
+REFEREE = [sys.executable, "-m", "referee.cli.main"]
 
 GAMES = [
     # game, bot script, seats, seed, where to stop (fraction of the plies)

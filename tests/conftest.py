@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import Game
+from referee.api.engine import Game
 from referee.games import all_games
 
 GAMES: dict[str, Game] = all_games()

@@ -7,8 +7,8 @@ import random
 import msgspec
 import pytest
 
-from referee.engine import CHANCE, TERMINAL, Game, IllegalAction, InvalidChance
-from referee.playout import random_playout
+from referee.api.engine import CHANCE, TERMINAL, Game, IllegalAction, InvalidChance
+from referee.api.playout import random_playout
 from tests.conftest import GAME_SEATS, GAMES
 
 pytestmark = pytest.mark.skipif(not GAMES, reason="no game registered")
@@ -114,7 +114,7 @@ def test_wrong_node_kind_raises_typed_errors(game: Game, seats: int) -> None:
 
 @pytest.mark.parametrize("game", list(GAMES.values()), ids=list(GAMES))
 def test_bad_seat_count_and_options_rejected(game: Game) -> None:
-    from referee.engine import OptionError
+    from referee.api.engine import OptionError
 
     with pytest.raises(OptionError):
         game.new_game(game.max_seats + 1, game.parse_options({}))

@@ -44,8 +44,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from referee.bot import BotSpec
-from referee.engine import CHANCE, Game, GameError, State
+from referee.api.engine import CHANCE, Game, GameError, State
 from referee.games import all_games, get_game
 from referee.games.manila import data as manila_data
 from referee.games.manila.actions import Mortgage, Redeem
@@ -59,9 +58,10 @@ from referee.games.roads_and_boats import data as rb_data
 from referee.games.roads_and_boats.game import RoadsAndBoats
 from referee.games.roads_and_boats.options import RBOptions
 from referee.games.roads_and_boats.state import RBState
-from referee.match import Clock, derive_seed, new_match_id, run_match
-from referee.record import ChanceLine, Header, MoveLine, iter_record
-from referee.replay import SeatShown, replay
+from referee.match.match import Clock, derive_seed, new_match_id, run_match
+from referee.match.record import ChanceLine, Header, MoveLine, iter_record
+from referee.match.replay import SeatShown, replay
+from referee.process.bot import BotSpec
 
 SEED = 73_914_826_051
 """A distinctive match seed: eleven digits that no view would show by accident."""

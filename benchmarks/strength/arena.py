@@ -32,8 +32,8 @@ from typing import Any
 
 import msgspec
 
+from referee.api.engine import CHANCE, TERMINAL
 from referee.botkit import Bot
-from referee.engine import CHANCE, TERMINAL
 from referee.games import get_game
 
 ROOT = Path(__file__).resolve().parents[2]

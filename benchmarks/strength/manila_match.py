@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from bots.manila_bot import ManilaBot
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games.manila import GAME
 from referee.games.manila.actions import Mortgage, Redeem
 

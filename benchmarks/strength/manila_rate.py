@@ -22,7 +22,7 @@ from typing import Any
 
 from bots.manila_bot import ManilaBot
 from bots.search_bot import Search, SearchBot
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games import get_game
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bots.roads_and_boats_bot import Planner
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games.roads_and_boats import GAME
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,7 +1,7 @@
 """Registry of games.
 
 Every subpackage of ``referee.games`` that exposes a module attribute ``GAME`` (an
-instance of :class:`referee.engine.Game`) is a game; its ``GAME.name`` is the name used
+instance of :class:`referee.api.engine.Game`) is a game; its ``GAME.name`` is the name used
 on the command line, in records and in the protocol's ``game`` field.
 
 Lookup is lazy: :func:`get_game` imports only the package of the game asked for (the
@@ -16,7 +16,7 @@ import importlib
 import importlib.util
 import pkgutil
 
-from referee.engine import Game
+from referee.api.engine import Game
 from referee.errors import RefereeError
 
 

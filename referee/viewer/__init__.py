@@ -11,8 +11,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from referee.api.render import GameRenderer
 from referee.viewer.page import render_page
-from referee.viewer.render import GameRenderer
 from referee.viewer.timeline import Timeline, build_timeline, live_path
 
 

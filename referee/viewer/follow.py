@@ -12,9 +12,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from referee.record import RecordError
+from referee.api.render import GameRenderer
+from referee.match.record import RecordError
 from referee.viewer import default_output, write_page
-from referee.viewer.render import GameRenderer
 from referee.viewer.timeline import EmptyRecord, Timeline, build_timeline, live_path
 
 POLL_S = 0.5

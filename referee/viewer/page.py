@@ -15,9 +15,9 @@ import re
 from importlib import resources
 from typing import Any
 
+from referee.api.render import SEAT_COLORS, GameRenderer
 from referee.display import html_text, script_json
 from referee.viewer import delta
-from referee.viewer.render import SEAT_COLORS, GameRenderer
 from referee.viewer.timeline import Timeline, key
 
 

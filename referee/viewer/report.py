@@ -17,16 +17,16 @@ from typing import Any
 
 import click
 
+from referee.api.render import SEAT_COLORS
 from referee.display import html_text
 from referee.errors import user_errors
+from referee.match.record import RecordError
+from referee.process.protocol import FAULTS
 from referee.progress import Progress
-from referee.protocol import FAULTS
-from referee.record import RecordError
-from referee.resultsdb import MatchRow, ResultsDB
-from referee.standings import pairwise_data, ratings, seat_advantage, standings
-from referee.tournament import load_run
+from referee.tournament.resultsdb import MatchRow, ResultsDB
+from referee.tournament.run import load_run
+from referee.tournament.standings import pairwise_data, ratings, seat_advantage, standings
 from referee.viewer import default_output, write_viewer
-from referee.viewer.render import SEAT_COLORS
 
 MAX_RATING_POINTS = 120
 """Most points of the rating-over-matches chart (prefixes are sampled evenly)."""

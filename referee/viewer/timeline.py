@@ -17,10 +17,11 @@ from typing import Any
 
 import msgspec
 
-from referee.engine import CHANCE, Game, GameError, State
+from referee.api.engine import CHANCE, Game, GameError, State
+from referee.api.render import GameRenderer, renderer_for
 from referee.errors import BadInput
 from referee.games import UnknownGame, get_game
-from referee.record import (
+from referee.match.record import (
     ChanceLine,
     FaultLine,
     Header,
@@ -30,8 +31,7 @@ from referee.record import (
     ResultLine,
     iter_record,
 )
-from referee.replay import ReplayError, replay
-from referee.viewer.render import GameRenderer, renderer_for
+from referee.match.replay import ReplayError, replay
 
 
 def _open(path: str | os.PathLike[str]) -> tuple[Iterator[tuple[int, RecordLine]], Header, Game]:
@@ -146,7 +146,7 @@ def build_timeline(
     """Replay the record at ``path`` and collect its frames for ``perspectives``
     (default: omniscient and every seat).
 
-    A finished record is first verified with :func:`referee.replay.replay` (raises its
+    A finished record is first verified with :func:`referee.match.replay.replay` (raises its
     :class:`RecordError`/:class:`ReplayError`).  An unfinished one (no result line:
     a ``.part`` file of a running or interrupted game) gives its plies so far, each
     checked as it is walked (ply order, who is to move, legality, possible chance

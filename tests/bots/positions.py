@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine import CHANCE, TERMINAL, Game, State
+from referee.api.engine import CHANCE, TERMINAL, Game, State
 
 SAMPLES = 6
 """Determinizations (and chance samples) each action is checked on."""

@@ -21,7 +21,7 @@ import pytest
 from benchmarks.strength.arena import RandomBot, play
 from bots.manila_belief import ShareBelief, deal_weight, splits
 from bots.manila_bot import ManilaBot
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games import get_game
 from referee.games.manila import actions as MA
 from referee.games.manila import data as D

@@ -22,8 +22,8 @@ from bots.navegador_bot import (
     future_share,
     money_value,
 )
+from referee.api.engine import CHANCE, TERMINAL
 from referee.botkit import Clock
-from referee.engine import CHANCE, TERMINAL
 from referee.games.navegador import GAME, data
 from referee.games.navegador.actions import DONE, Hire, Launch, Rondel, Scrap
 from referee.games.navegador.state import START, NavegadorState

@@ -21,7 +21,7 @@ from bots.puerto_rico_bot import (
     role_index,
     rounds_left,
 )
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games.puerto_rico import GAME
 from referee.games.puerto_rico.actions import Build, ChooseRole
 from referee.games.puerto_rico.data import BUILDINGS, GOOD_NAMES

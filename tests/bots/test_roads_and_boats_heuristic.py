@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bots import roads_and_boats_bot as BOT
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D

@@ -18,8 +18,8 @@ import pytest
 
 from benchmarks.strength.arena import play
 from bots.search_bot import ManilaAdapter, SearchBot, rewards
+from referee.api.engine import TERMINAL
 from referee.botkit import Clock
-from referee.engine import TERMINAL
 from referee.games import get_game
 from referee.games.manila import actions as MA
 from referee.games.manila.data import CARGO_PAYOUT, SEAT_COSTS

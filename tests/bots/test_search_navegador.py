@@ -11,7 +11,7 @@ import pytest
 
 from bots import search_navegador as nav
 from bots.navegador_bot import NavegadorBot, Planner, end_near
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games.navegador import GAME
 from referee.games.navegador.state import START, NavegadorState
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from bots import search_roads_and_boats as rbs
 from bots.roads_and_boats_bot import RoadsAndBoatsBot
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games import get_game
 from referee.games.roads_and_boats import actions as A
 from tests.bots.positions import roads_and_boats_last_brick

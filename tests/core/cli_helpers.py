@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from referee.cli import main
+from referee.cli.main import main
 from referee.games import all_games
 from tests.core.toygame import GAME
 

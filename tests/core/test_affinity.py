@@ -1,4 +1,4 @@
-"""Matches bound to CPU cores (referee.affinity; the ``affinity`` setting).
+"""Matches bound to CPU cores (referee.process.isolation.affinity; the ``affinity`` setting).
 
 The bots of ``reuse_bot.py`` write the cores they may run on to their stderr logs
 at every ``start``; the tests read them back from tournament and regress runs.
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from referee.affinity import CoreDealer, pinned, usable_cores, wanted
-from referee.config import BotEntry, TournamentConfig
-from referee.pool import worker_init
-from referee.regress import Entrant, RegressSettings, run_regress
-from referee.tournament import create_run, run_tournament
+from referee.process.isolation.affinity import CoreDealer, pinned, usable_cores, wanted
+from referee.process.pool import worker_init
+from referee.regress.run import Entrant, RegressSettings, run_regress
+from referee.tournament.config import BotEntry, TournamentConfig
+from referee.tournament.run import create_run, run_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 REUSE_BOT = Path(__file__).with_name("reuse_bot.py")

@@ -22,7 +22,7 @@ from referee.games.roads_and_boats.world import (
     generate_map,
     world_from_spec,
 )
-from referee.wire_schema import wire_schema
+from referee.process.wire_schema import wire_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = sorted((ROOT / "docs").rglob("*.md"))

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee.cgroups import memory_problem
-from referee.cli import main
+from referee.cli.main import main
 from referee.games import all_games
+from referee.process.isolation.cgroups import memory_problem
 from tests.core.toygame import GAME as TOY
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.config import BotEntry, TournamentConfig
-from referee.replay import replay
-from referee.tournament import create_run, dask_executor, run_tournament
+from referee.match.replay import replay
+from referee.tournament.config import BotEntry, TournamentConfig
+from referee.tournament.run import create_run, dask_executor, run_tournament
 
 distributed = pytest.importorskip("distributed")
 dask_config = pytest.importorskip("dask.config")
@@ -52,7 +52,7 @@ def test_local_cluster_runs_every_match(tmp_path: Path) -> None:
 
 
 def test_unreachable_scheduler_is_a_clear_error() -> None:
-    from referee.tournament import TournamentError
+    from referee.tournament.run import TournamentError
 
     with pytest.raises(TournamentError, match="cannot reach"):
         dask_executor("tcp://127.0.0.1:9", timeout_s=1.0)

@@ -1,5 +1,5 @@
 """Escaping for each kind of output (referee.display) and the caps on bot text
-(referee.protocol), on the hostile battery of tests/core/forger_bot.py."""
+(referee.process.protocol), on the hostile battery of tests/core/forger_bot.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from referee.cli import render
+from referee.cli.main import render
 from referee.display import (
     csv_cell,
     html_text,
@@ -19,7 +19,7 @@ from referee.display import (
     terminal,
     terminal_json,
 )
-from referee.protocol import MAX_DETAIL_BYTES, MAX_NAME_CHARS, cap_bytes, cap_name
+from referee.process.protocol import MAX_DETAIL_BYTES, MAX_NAME_CHARS, cap_bytes, cap_name
 from tests.core.forger_bot import BATTERY, HUGE_TYPE, NAMES, STRAY
 
 HOSTILE = [*BATTERY, *NAMES.values(), STRAY, HUGE_TYPE[:300]]

@@ -13,22 +13,22 @@ import pytest
 from click.testing import CliRunner
 
 from referee import errors
-from referee.bot import BotCommandError
-from referee.cli import main
-from referee.config import ConfigError
-from referee.engine import GameError, IllegalAction, InvalidChance, OptionError
+from referee.api.engine import GameError, IllegalAction, InvalidChance, OptionError
+from referee.cli.main import main
 from referee.errors import TRACEBACK_ENV, BadInput, RefereeError, is_user_error, user_errors
 from referee.games import UnknownGame
 from referee.games.roads_and_boats.world import MapError
-from referee.loop import LoopError
-from referee.record import RecordError
-from referee.replay import ReplayError
-from referee.resultsdb import ResultsError
-from referee.rundir import RunDirError
-from referee.sandbox import SandboxError
-from referee.signing import SignatureError
-from referee.tournament import TournamentError
-from referee.uids import NoFreeUid
+from referee.match.record import RecordError
+from referee.match.replay import ReplayError
+from referee.match.signing import SignatureError
+from referee.process.bot import BotCommandError
+from referee.process.isolation.sandbox import SandboxError
+from referee.process.isolation.uids import NoFreeUid
+from referee.process.loop import LoopError
+from referee.tournament.config import ConfigError
+from referee.tournament.resultsdb import ResultsError
+from referee.tournament.run import TournamentError
+from referee.tournament.rundir import RunDirError
 from referee.viewer.timeline import EmptyRecord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,7 +111,7 @@ def _referee(
 ) -> subprocess.CompletedProcess[str]:
     """Run the real command line in a fresh interpreter after ``code`` (a monkeypatch)."""
     script = "\n".join(
-        ["import sys", "import referee.cli as cli", code, "cli.main(prog_name='referee')"]
+        ["import sys", "import referee.cli.main as cli", code, "cli.main(prog_name='referee')"]
     )
     clean = {k: v for k, v in os.environ.items() if k != TRACEBACK_ENV}
     return subprocess.run(
@@ -152,12 +152,12 @@ def test_referee_traceback_shows_it_for_a_user_error_too() -> None:
 
 
 def test_a_bug_in_regress_setup_is_not_a_bad_invocation(monkeypatch: pytest.MonkeyPatch) -> None:
-    import referee.regress
+    import referee.regress.run
 
     def broken(name: str) -> None:
         raise KeyError("a bug")
 
-    monkeypatch.setattr(referee.regress, "get_game", broken)
+    monkeypatch.setattr(referee.regress.run, "get_game", broken)
     result = CliRunner().invoke(
         main, ["regress", "--game", "manila", "--candidate", "x", "--baseline", "y"]
     )

@@ -23,11 +23,11 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from referee.cli import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, main
+from referee.cli.main import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, main
 from referee.display import csv_cell, terminal
 from referee.games import all_games
-from referee.protocol import MAX_DETAIL_BYTES, cap_name
-from referee.record import FaultLine, read_record
+from referee.match.record import FaultLine, read_record
+from referee.process.protocol import MAX_DETAIL_BYTES, cap_name
 from tests.core import forger_bot
 from tests.core.forger_bot import HUGE_TYPE, NAMES, STRAY
 from tests.core.toygame import GAME
@@ -42,7 +42,7 @@ REFEREE = [
     sys.executable,
     "-c",
     "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-    "from referee.cli import main; main()",
+    "from referee.cli.main import main; main()",
 ]
 ROLES = ["type", "timeout", "crash", "plain"]
 

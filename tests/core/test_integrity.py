@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from referee.games import all_games
-from referee.resultsdb import ResultsDB
-from referee.rundir import LOCK_NAME
+from referee.tournament.resultsdb import ResultsDB
+from referee.tournament.rundir import LOCK_NAME
 from tests.core.cli_helpers import (
     RANDOM,
     invoke,
@@ -126,7 +126,7 @@ def test_resume_makes_an_old_run_private(run: Path) -> None:
 HOLDER = """
 import sys
 from pathlib import Path
-from referee.rundir import run_lock
+from referee.tournament.rundir import run_lock
 with run_lock(Path(sys.argv[1])):
     print("locked", flush=True)
     sys.stdin.read()
@@ -197,9 +197,9 @@ def test_a_damaged_database_is_one_error_line(run: Path, damage: object, command
 
 def test_a_full_disk_is_one_error_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """SQLite's "database or disk is full", as a page limit the database may not pass."""
-    import referee.rundir
+    import referee.tournament.rundir
 
-    real = referee.rundir.ResultsDB
+    real = referee.tournament.rundir.ResultsDB
 
     class Full(real):  # type: ignore[misc,valid-type]
         def __init__(self, path: Path, *, create: bool = False) -> None:
@@ -207,7 +207,7 @@ def test_a_full_disk_is_one_error_line(tmp_path: Path, monkeypatch: pytest.Monke
             pages = self.conn.execute("PRAGMA page_count").fetchone()[0]
             self.conn.execute(f"PRAGMA max_page_count = {pages}")
 
-    monkeypatch.setattr(referee.rundir, "ResultsDB", Full)
+    monkeypatch.setattr(referee.tournament.rundir, "ResultsDB", Full)
     out = tmp_path / "run"
     # long bot names make a row larger than a page, so the first row needs new pages
     config = write_config(tmp_path, name_length=5000)

@@ -1,4 +1,4 @@
-"""Bot processes import msgspec without typing_extensions (referee.lean_msgspec), and
+"""Bot processes import msgspec without typing_extensions (referee.api.lean_msgspec), and
 nothing else notices: typing_extensions stays importable, and a bot that loaded it
 first keeps it."""
 

@@ -1,4 +1,4 @@
-"""The event loop choice (referee.loop) and the children it watches (referee.child):
+"""The event loop choice (referee.process.loop) and the children it watches (referee.process.child):
 both loops run a whole match, a child's exit is seen through its pidfd or by polling,
 and a bad ``REFEREE_LOOP`` is a clear error."""
 
@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee import child as child_module
-from referee import loop as event_loop
-from referee.child import Child
-from referee.cli import main
+from referee.cli.main import main
 from referee.games import get_game
-from referee.match import Clock, run_match
+from referee.match.match import Clock, run_match
+from referee.process import child as child_module
+from referee.process import loop as event_loop
+from referee.process.child import Child
 
 ROOT = Path(__file__).resolve().parents[2]
 LOOPS = ["asyncio"] + (["uvloop"] if event_loop.loop_factory() is not None else [])
@@ -62,7 +62,7 @@ async def _loop_type() -> type:
 def test_a_whole_match_on_each_loop(monkeypatch: pytest.MonkeyPatch, loop: str) -> None:
     monkeypatch.setenv("REFEREE_LOOP", loop)
     bot = [sys.executable, str(ROOT / "bots" / "random_bot.py")]
-    from referee.bot import BotSpec
+    from referee.process.bot import BotSpec
 
     outcome = event_loop.run(
         run_match(

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee.cli import _short_name, main
-from referee.config import ConfigError, load_config
+from referee.cli.main import _short_name, main
 from referee.games import all_games
-from referee.preflight import check_script_paths, display_stem, script_arguments
-from referee.resultsdb import MatchRow
-from referee.standings import display_standings, pairwise_data, standings
-from referee.tournament import TournamentError
+from referee.process.preflight import check_script_paths, display_stem, script_arguments
+from referee.tournament.config import ConfigError, load_config
+from referee.tournament.resultsdb import MatchRow
+from referee.tournament.run import TournamentError
+from referee.tournament.standings import display_standings, pairwise_data, standings
 from tests.core.toygame import GAME as TOY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,7 +144,7 @@ def test_failed_dask_start_leaves_no_run(tmp_path: Path, monkeypatch: pytest.Mon
     def unreachable(address: str) -> None:
         raise TournamentError(f"cannot reach the Dask scheduler at {address}: timed out")
 
-    monkeypatch.setattr("referee.cli.dask_executor", unreachable)
+    monkeypatch.setattr("referee.cli.main.dask_executor", unreachable)
     code, _, err = invoke(
         "tournament", str(config), "--out", str(out), "--executor", "dask", "--scheduler", "x:1"
     )

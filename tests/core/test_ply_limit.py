@@ -13,14 +13,14 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from referee.bot import BotSpec
-from referee.cli import main
-from referee.config import ConfigError, load_config
-from referee.engine import Game
+from referee.api.engine import Game
+from referee.cli.main import main
 from referee.games import all_games
-from referee.record import Header, MoveLine, ResultLine, read_record
-from referee.replay import ReplayError, replay
-from referee.resultsdb import ResultsDB
+from referee.match.record import Header, MoveLine, ResultLine, read_record
+from referee.match.replay import ReplayError, replay
+from referee.process.bot import BotSpec
+from referee.tournament.config import ConfigError, load_config
+from referee.tournament.resultsdb import ResultsDB
 from tests.core.test_match import RANDOM_BOT, play, zoo
 from tests.core.toygame import GAME
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee.cli import main
+from referee.cli.main import main
 from referee.games import all_games
 from referee.progress import Progress
 from tests.core.toygame import GAME

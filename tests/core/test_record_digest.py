@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from referee.games import all_games
-from referee.replay import replay
-from referee.rundir import LOCK_NAME
+from referee.match.replay import replay
+from referee.tournament.rundir import LOCK_NAME
 from tests.core.cli_helpers import (
     RANDOM,
     invoke,

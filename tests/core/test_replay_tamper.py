@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee.bot import BotSpec
-from referee.cli import main
-from referee.match import run_match
-from referee.record import RecordError
-from referee.replay import replay
-from referee.rng import LEGACY, match_rng
+from referee.api.rng import LEGACY, match_rng
+from referee.cli.main import main
+from referee.match.match import run_match
+from referee.match.record import RecordError
+from referee.match.replay import replay
+from referee.process.bot import BotSpec
 from tests.core.toygame import GAME
 
 ROOT = Path(__file__).resolve().parents[2]

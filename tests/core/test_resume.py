@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.replay import replay
+from referee.match.replay import replay
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = ROOT / "bots" / "random_bot.py"
@@ -32,7 +32,7 @@ def referee(*args: str) -> list[str]:
     background jobs with SIGINT ignored, and an ignored signal stays ignored across
     exec, so a suite run in the background would otherwise send a Ctrl-C no one sees."""
     handler = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)"
-    return [sys.executable, "-c", f"{handler}; from referee.cli import main; main()", *args]
+    return [sys.executable, "-c", f"{handler}; from referee.cli.main import main; main()", *args]
 
 
 def rows(out: Path) -> int:

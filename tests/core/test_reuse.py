@@ -1,7 +1,7 @@
-"""Bot processes reused across matches (referee.pool; docs/protocol.md, "Reuse").
+"""Bot processes reused across matches (referee.process.pool; docs/protocol.md, "Reuse").
 
-Each test plays toy-game matches through :func:`referee.match.run_match` with one
-:class:`referee.pool.BotPool` and reads, from every match's stderr logs, which
+Each test plays toy-game matches through :func:`referee.match.match.run_match` with one
+:class:`referee.process.pool.BotPool` and reads, from every match's stderr logs, which
 process (pid) played it.
 """
 
@@ -16,16 +16,16 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import referee.bot
-import referee.cgroups
-from referee.bot import BotLimits, BotSpec
-from referee.config import BotEntry, TournamentConfig
-from referee.match import Clock, MatchOutcome, run_match
-from referee.pool import BotPool
-from referee.replay import replay
-from referee.resultsdb import MatchRow
-from referee.sandbox import SandboxPolicy
-from referee.tournament import create_run, run_tournament
+import referee.process.bot
+import referee.process.isolation.cgroups
+from referee.match.match import Clock, MatchOutcome, run_match
+from referee.match.replay import replay
+from referee.process.bot import BotLimits, BotSpec
+from referee.process.isolation.sandbox import SandboxPolicy
+from referee.process.pool import BotPool
+from referee.tournament.config import BotEntry, TournamentConfig
+from referee.tournament.resultsdb import MatchRow
+from referee.tournament.run import create_run, run_tournament
 from tests.core.toygame import GAME
 from tests.zoo.procs import scheduler_state
 
@@ -220,7 +220,7 @@ def test_old_manifests_default_to_reuse() -> None:
 
 @pytest.mark.parametrize("flag", [True, False])
 def test_ready_reuse_field_decodes(flag: bool) -> None:
-    from referee.protocol import Ready, decode_bot_line
+    from referee.process.protocol import Ready, decode_bot_line
 
     line = msgspec.json.encode({"type": "ready", "name": "x", "reuse": flag}) + b"\n"
     reply = decode_bot_line(line)
@@ -248,7 +248,7 @@ def test_idle_bots_are_stopped_with_everything_they_started(tmp_path: Path, mode
     """A bot that keeps computing after ``end`` (a child here) is frozen while it waits
     in the pool, continued for its next match, and ended with the pool."""
     if mode == "bwrap":
-        from referee.sandbox import bwrap_problem
+        from referee.process.isolation.sandbox import bwrap_problem
 
         if bwrap_problem() is not None:
             pytest.skip(f"no sandbox here: {bwrap_problem()}")
@@ -335,8 +335,8 @@ def test_a_freeze_cut_short_by_the_next_match_is_undone(
     # The freeze then keeps waiting for its processes to stop (for up to 0.1 s), so
     # the next match always finds it half-way.  Only stopping by signals has a
     # half-way (a cgroup freezer is one write): no freezer here.
-    monkeypatch.setattr(referee.bot, "_stopped", lambda pid: False)
-    monkeypatch.setattr(referee.cgroups.MemoryGroup, "freeze", no_freezer)
+    monkeypatch.setattr(referee.process.bot, "_stopped", lambda pid: False)
+    monkeypatch.setattr(referee.process.isolation.cgroups.MemoryGroup, "freeze", no_freezer)
     pool = BotPool(freeze_after_s=0.0)
 
     async def scenario() -> tuple[bool, list[str], list[str]]:

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.config import BotEntry, TournamentConfig
-from referee.schedule import block_seed, lineups, new_secret, round_robin
-from referee.tournament import create_run, jobs_for
+from referee.tournament.config import BotEntry, TournamentConfig
+from referee.tournament.run import create_run, jobs_for
+from referee.tournament.schedule import block_seed, lineups, new_secret, round_robin
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,7 +74,7 @@ def test_seeds_come_from_the_secret_and_rotations_share_them(tmp_path: Path) -> 
 
 
 def test_wrapper_prefix_runs_the_bot_inside_it(tmp_path: Path) -> None:
-    from referee.tournament import run_tournament
+    from referee.tournament.run import run_tournament
 
     bot = f"{sys.executable} {ROOT / 'bots' / 'random_bot.py'}"
     config = TournamentConfig(
@@ -93,7 +93,7 @@ def test_wrapper_prefix_runs_the_bot_inside_it(tmp_path: Path) -> None:
     assert manifest.argv[2][:2] == ["env", "FOO=1"]
     rows = run_tournament(tmp_path / "run")
     assert len(rows) == 3 and all(r.verdicts == ["ok"] * 3 for r in rows)
-    from referee.bot import BotCommandError
+    from referee.process.bot import BotCommandError
 
     bad = TournamentConfig(
         name="bad",

@@ -19,9 +19,9 @@ import pytest
 from click.testing import CliRunner
 
 from referee.games import all_games
-from referee.regress import regress
-from referee.sandbox import bwrap_problem
-from referee.signing import SignatureError, Signer, signature_path, verify_file
+from referee.match.signing import SignatureError, Signer, signature_path, verify_file
+from referee.process.isolation.sandbox import bwrap_problem
+from referee.regress.run import regress
 from tests.core.cli_helpers import (
     RANDOM,
     invoke,
@@ -163,7 +163,7 @@ def test_signed_tournament_run(
     out = tmp_path / "run"
     result = invoke("tournament", config, "--out", out, "--quiet", "--sign-key", keys[0])
     assert result.exit_code == 0, result.output
-    from referee.signing import load_public_key
+    from referee.match.signing import load_public_key
 
     public = load_public_key(keys[1])
     verify_file(out / "manifest.json", public)
@@ -194,7 +194,7 @@ def test_regress_signs_its_records(tmp_path: Path, keys: tuple[Path, Path]) -> N
          "--max-games", "2", "--records", str(records), "--sign-key", str(keys[0])],
     )  # fmt: skip
     assert result.exit_code == 2, result.output  # inconclusive after one block
-    from referee.signing import load_public_key
+    from referee.match.signing import load_public_key
 
     played = sorted(records.glob("*.jsonl"))
     assert len(played) == 2
@@ -229,7 +229,7 @@ def test_without_cryptography_the_error_names_the_extra(
 
 
 def test_the_referee_starts_without_importing_cryptography() -> None:
-    code = "import sys, referee.cli; print('cryptography' in sys.modules)"
+    code = "import sys, referee.cli.main; print('cryptography' in sys.modules)"
     found = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=os.environ
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee.cli import main
+from referee.cli.main import main
 from referee.games import all_games
 from referee.wording import counted, plural
 from tests.core.test_cli import RANDOM

@@ -9,15 +9,15 @@ import sys
 import textwrap
 from pathlib import Path
 
-from referee.workdirs import PREFIX, remove_stale
+from referee.process.isolation.workdirs import PREFIX, remove_stale
 
 ROOT = Path(__file__).resolve().parents[2]
 
 TOURNAMENT = """
 from pathlib import Path
 import sys
-from referee.config import BotEntry, TournamentConfig
-from referee.tournament import create_run, run_tournament
+from referee.tournament.config import BotEntry, TournamentConfig
+from referee.tournament.run import create_run, run_tournament
 
 config = TournamentConfig(
     name="t", game="manila", seats=3, rounds=1, move_ms=5000, sandbox="none",
@@ -31,7 +31,7 @@ assert len(rows) == 3 and all(r.verdicts == ["ok"] * 3 for r in rows), rows
 
 HOLDER = """
 import sys, time
-from referee.workdirs import workdir_base
+from referee.process.isolation.workdirs import workdir_base
 print(workdir_base(), flush=True)
 time.sleep(60)
 """

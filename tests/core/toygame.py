@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Self
 
-from referee.engine import (
+from referee.api.engine import (
     CHANCE,
     TERMINAL,
     Action,

@@ -26,7 +26,7 @@ from typing import Any
 
 import msgspec
 
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games import get_game
 
 MAX_PLIES = 100_000

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import IllegalAction
+from referee.api.engine import IllegalAction
 from referee.games.manila.actions import Bid, Buy, Launch, LeaveOut, Mortgage, Pass, Redeem
 from referee.games.manila.state import AUCTION, BUY, DEBT, LAUNCH, LEAVE_OUT
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from referee.engine import CHANCE
+from referee.api.engine import CHANCE
 from referee.games.manila.actions import Bid, Board, Deliver, Mortgage, Pass, Pilot, Place
 from referee.games.manila.options import ManilaOptions
 from referee.games.manila.state import AUCTION, BOARD, DEBT, DELIVER, PILOT, ROLL, ManilaState

@@ -7,11 +7,11 @@ import random
 import msgspec
 import pytest
 
-from referee.engine import InvalidChance
+from referee.api.engine import InvalidChance
+from referee.api.playout import random_playout
 from referee.games.manila import GAME
 from referee.games.manila.actions import Bid, Mortgage, Pass
 from referee.games.manila.state import ManilaState
-from referee.playout import random_playout
 
 from .helpers import HANDS, act, new
 

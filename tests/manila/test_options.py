@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import CHANCE, OptionError
+from referee.api.engine import CHANCE, OptionError
 from referee.games.manila import GAME
 from referee.games.manila.actions import Deliver, Pass, Place
 from referee.games.manila.state import AUCTION, DELIVER, PLACE

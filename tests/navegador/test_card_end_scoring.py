@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from referee.engine import TERMINAL
+from referee.api.engine import TERMINAL
 from referee.games.navegador.actions import DONE, USE_CARD, Build, Rondel, Sail
 from referee.games.navegador.player import Player
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import CHANCE, IllegalAction, InvalidChance
+from referee.api.engine import CHANCE, IllegalAction, InvalidChance
 from referee.games.navegador.actions import DONE, Sail
 from referee.games.navegador.sailing import distances
 

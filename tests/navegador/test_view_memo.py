@@ -9,7 +9,7 @@ import random
 import msgspec
 import pytest
 
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games.navegador import GAME, data
 from referee.games.navegador.player import Player
 from referee.games.navegador.state import NavegadorState

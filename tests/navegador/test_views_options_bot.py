@@ -7,7 +7,7 @@ import random
 import msgspec
 import pytest
 
-from referee.engine import TERMINAL, OptionError
+from referee.api.engine import TERMINAL, OptionError
 from referee.games.navegador import GAME
 from referee.games.navegador.actions import DONE, USE_CARD, Rondel, Sail
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import IllegalAction
+from referee.api.engine import IllegalAction
 from referee.games.navegador.actions import DONE, Hire, Launch
 
 from .helpers import R, enter, new_state

@@ -72,7 +72,7 @@ def finish_role(state: PuertoRicoState, seed: int = 0) -> None:
     first legal action otherwise, sample chance events from a fixed seed."""
     import random
 
-    from referee.engine import CHANCE, TERMINAL
+    from referee.api.engine import CHANCE, TERMINAL
     from referee.games.puerto_rico.actions import Pass
     from referee.games.puerto_rico.state import P_ROLE
 

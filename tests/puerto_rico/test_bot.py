@@ -15,8 +15,8 @@ import msgspec
 import pytest
 
 from bots.puerto_rico_bot import PuertoRicoBot
+from referee.api.engine import CHANCE, TERMINAL
 from referee.botkit import Clock
-from referee.engine import CHANCE, TERMINAL
 from referee.games.puerto_rico import GAME
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,7 +89,7 @@ def test_bot_speaks_the_protocol() -> None:
 
 
 def test_tournament_config_names_this_game_and_both_bots() -> None:
-    from referee.config import load_config
+    from referee.tournament.config import load_config
 
     config = load_config(ROOT / "tournaments" / "puerto_rico.toml")
     assert config.game == GAME.name and config.seats == 4

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import IllegalAction
+from referee.api.engine import IllegalAction
 from referee.games.puerto_rico.actions import Build, Pass
 from referee.games.puerto_rico.data import BUILDING_INDEX
 from referee.games.puerto_rico.state import PuertoRicoState

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import IllegalAction
+from referee.api.engine import IllegalAction
 from referee.games.puerto_rico.actions import KeepBarrel, KeepKind, Load, Pass, UseWharf
 from referee.games.puerto_rico.data import CORN, INDIGO, SUGAR, TOBACCO
 from referee.games.puerto_rico.state import P_CAPTAIN, P_ROLE, P_STORAGE

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine import InvalidChance
+from referee.api.engine import InvalidChance
 from referee.games.puerto_rico.plantations import (
     apply_display,
     apply_one,

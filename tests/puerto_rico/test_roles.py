@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import IllegalAction
+from referee.api.engine import IllegalAction
 from referee.games.puerto_rico.actions import ChooseRole, Pass
 from referee.games.puerto_rico.data import PROSPECTOR, PROSPECTOR_2, ROLE_INDEX
 from referee.games.puerto_rico.state import PuertoRicoState

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import CHANCE, InvalidChance
+from referee.api.engine import CHANCE, InvalidChance
 from referee.games.puerto_rico.actions import HaciendaDraw, Pass, TakePlantation, TakeQuarry
 from referee.games.puerto_rico.data import COFFEE, CORN, INDIGO, QUARRY, SUGAR, TOBACCO
 from tests.puerto_rico.helpers import give, names, new_state, take_role

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import CHANCE, InvalidChance, OptionError
+from referee.api.engine import CHANCE, InvalidChance, OptionError
 from referee.games.puerto_rico import GAME
 from referee.games.puerto_rico.data import CORN, INDIGO, QUARRY
 from tests.puerto_rico.helpers import names, new_state

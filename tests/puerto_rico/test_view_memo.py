@@ -8,7 +8,7 @@ import random
 import msgspec
 import pytest
 
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games.puerto_rico import GAME
 from referee.games.puerto_rico.state import PuertoRicoState
 

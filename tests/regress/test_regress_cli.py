@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from referee.games import all_games
-from referee.regress import (
+from referee.match.replay import replay
+from referee.regress.run import (
     BlockResult,
     Entrant,
     GameResult,
@@ -23,7 +24,6 @@ from referee.regress import (
     pairwise_score,
     regress,
 )
-from referee.replay import replay
 from tests.core.toygame import GAME
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from referee.sprt import (
+from referee.regress.sprt import (
     PENTA_POINTS,
     NormalGSPRT,
     PentanomialSPRT,

@@ -10,8 +10,8 @@ import msgspec
 
 from benchmarks.strength.rb_duel import play
 from bots.roads_and_boats_bot import Planner, RoadsAndBoatsBot
+from referee.api.engine import CHANCE, TERMINAL
 from referee.botkit import run
-from referee.engine import CHANCE, TERMINAL
 from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.state import RBState

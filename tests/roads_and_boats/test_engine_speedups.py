@@ -15,7 +15,7 @@ import random
 import msgspec
 import pytest
 
-from referee.engine import CHANCE, TERMINAL, IllegalAction
+from referee.api.engine import CHANCE, TERMINAL, IllegalAction
 from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats.state import RBState

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import CHANCE, InvalidChance
+from referee.api.engine import CHANCE, InvalidChance
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.state import MOVEMENT, PRODUCTION

@@ -8,7 +8,7 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.games.roads_and_boats import GAME
-from referee.replay import ReplayError, replay
+from referee.match.replay import ReplayError, replay
 
 RECORDS = Path(__file__).parent / "records"
 OLD = sorted(RECORDS.glob("referee-0.1-*.jsonl"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from referee.engine import CHANCE
+from referee.api.engine import CHANCE
 from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D

@@ -19,12 +19,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from referee.engine import CHANCE
+from referee.api.engine import CHANCE
 from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.state import BUILDING, MOVEMENT, PRODUCTION, WONDER, RBState
-from referee.replay import ReplayError, replay
+from referee.match.replay import ReplayError, replay
 from tests.roads_and_boats.helpers import (
     add,
     area,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import CHANCE, TERMINAL, IllegalAction, InvalidChance
+from referee.api.engine import CHANCE, TERMINAL, IllegalAction, InvalidChance
 from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D

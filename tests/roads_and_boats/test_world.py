@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine import CHANCE, InvalidChance, OptionError
+from referee.api.engine import CHANCE, InvalidChance, OptionError
 from referee.games.roads_and_boats import GAME
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.actions import PlaceTile

@@ -12,11 +12,10 @@ from pathlib import Path
 
 import msgspec
 
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games import get_game
-from referee.match import adjudicated_ranks, final_ranks
-from referee.protocol import Verdict
-from referee.record import (
+from referee.match.match import adjudicated_ranks, final_ranks
+from referee.match.record import (
     FORMAT,
     ChanceLine,
     FaultLine,
@@ -26,6 +25,7 @@ from referee.record import (
     ResultLine,
     SeatInfo,
 )
+from referee.process.protocol import Verdict
 
 
 def write_record(

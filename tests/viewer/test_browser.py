@@ -256,7 +256,7 @@ def test_a_followed_page_reloads_and_keeps_the_readers_place(
 def test_roads_and_boats_names_and_legend_fit_the_panel(
     browser: Any, records: dict[tuple[str, int], Path], tmp_path: Path
 ) -> None:
-    from referee.record import Header, RecordWriter, SeatInfo, iter_record
+    from referee.match.record import Header, RecordWriter, SeatInfo, iter_record
 
     lines = [line for _, line in iter_record(records[("roads-and-boats", 4)])]
     header = lines[0]

@@ -26,7 +26,7 @@ def invoke(*args: str) -> str:
     """``referee ARGS`` in a process of its own (playwright holds this thread's event
     loop, so matches cannot run here); its stdout."""
     proc = subprocess.run(
-        [sys.executable, "-m", "referee.cli", *args],
+        [sys.executable, "-m", "referee.cli.main", *args],
         capture_output=True,
         text=True,
         timeout=300,

@@ -17,10 +17,10 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from referee.cli import main
+from referee.cli.main import main
 from referee.games.roads_and_boats.render import RENDERER as RB
+from referee.match.record import ChanceLine, MoveLine, iter_record
 from referee.progress import Progress
-from referee.record import ChanceLine, MoveLine, iter_record
 from referee.viewer.timeline import build_timeline
 from tests.viewer.conftest import EXTREMES
 from tests.viewer.test_viewer import embedded, engine_views, frames_of
@@ -33,7 +33,7 @@ REFEREE = [
     sys.executable,
     "-c",
     "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-    "from referee.cli import main; main()",
+    "from referee.cli.main import main; main()",
 ]
 
 

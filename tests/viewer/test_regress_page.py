@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from referee.games import all_games
-from referee.regress import RegressSummary, regress
-from referee.viewer.regress_page import render_regress_page
+from referee.regress.page import render_regress_page
+from referee.regress.run import RegressSummary, regress
 from tests.core.toygame import GAME
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from referee.cli import main
-from referee.config import load_config
-from referee.record import ResultLine, read_record
-from referee.resultsdb import MatchRow, ResultsDB
-from referee.tournament import create_run
+from referee.cli.main import main
+from referee.match.record import ResultLine, read_record
+from referee.tournament.config import load_config
+from referee.tournament.resultsdb import MatchRow, ResultsDB
+from referee.tournament.run import create_run
 from tests.viewer.records import write_record
 
 CONFIG = """

@@ -14,10 +14,10 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.cli import main
-from referee.engine import CHANCE
+from referee.api.engine import CHANCE
+from referee.cli.main import main
 from referee.games import get_game
-from referee.record import ChanceLine, Header, MoveLine, iter_record
+from referee.match.record import ChanceLine, Header, MoveLine, iter_record
 from referee.viewer import delta, write_viewer
 from referee.viewer.timeline import build_timeline, frame_at
 from tests.viewer.conftest import EXTREMES

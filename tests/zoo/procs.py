@@ -13,9 +13,9 @@ from typing import TypeVar
 
 import pytest
 
-from referee.bot import BotLimits, BotProcess, BotSpec
-from referee.protocol import PROTOCOL_VERSION, Start, StartClock
-from referee.sandbox import SandboxPolicy
+from referee.process.bot import BotLimits, BotProcess, BotSpec
+from referee.process.isolation.sandbox import SandboxPolicy
+from referee.process.protocol import PROTOCOL_VERSION, Start, StartClock
 
 T = TypeVar("T")
 
@@ -31,7 +31,8 @@ def require(problem: str | None, what: str) -> None:
 
 def frozen_by_cgroup(pid: int) -> bool:
     """True if ``pid`` is in a cgroup v2 group its freezer holds frozen
-    (``cgroup.events``; the referee uses no v1 freezer, see :mod:`referee.cgroups`):
+    (``cgroup.events``; the referee uses no v1 freezer, see
+    :mod:`referee.process.isolation.cgroups`):
     the kernel shows such a process as ``D`` or ``S``."""
     try:
         lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee.bot import BotLimits, BotSpec
-from referee.cli import main
-from referee.match import Clock, run_match
-from referee.sandbox import SandboxPolicy, bot_filter, bwrap_problem
+from referee.cli.main import main
+from referee.match.match import Clock, run_match
+from referee.process.bot import BotLimits, BotSpec
+from referee.process.isolation.sandbox import SandboxPolicy, bot_filter, bwrap_problem
 from tests.core.toygame import GAME
 from tests.zoo.procs import ready_name, require
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.bot import BotFault, BotLimits, BotProcess, BotSpec
-from referee.cgroups import freezer_problem
-from referee.protocol import PROTOCOL_VERSION, Start, StartClock
-from referee.sandbox import SandboxPolicy
+from referee.process.bot import BotFault, BotLimits, BotProcess, BotSpec
+from referee.process.isolation.cgroups import freezer_problem
+from referee.process.isolation.sandbox import SandboxPolicy
+from referee.process.protocol import PROTOCOL_VERSION, Start, StartClock
 from tests.zoo.procs import frozen_by_cgroup
 
 TRACED_SPINNER = """

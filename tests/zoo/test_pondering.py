@@ -1,5 +1,5 @@
 """Only the seat on move computes: a bot's busy processes are stopped while another
-seat thinks (referee.turns), unless the match allows pondering; and the kernel's
+seat thinks (referee.process.turns), unless the match allows pondering; and the kernel's
 out-of-memory killer takes bots before the referee.
 
 The attacker seat starts a crowd of computing processes after its first move, each
@@ -24,10 +24,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.bot import BotLimits, BotProcess, BotSpec
-from referee.match import Clock, MatchOutcome, run_match
-from referee.replay import replay
-from referee.sandbox import OOM_SCORE_ADJ, SandboxPolicy, bwrap_problem
+from referee.match.match import Clock, MatchOutcome, run_match
+from referee.match.replay import replay
+from referee.process.bot import BotLimits, BotProcess, BotSpec
+from referee.process.isolation.sandbox import OOM_SCORE_ADJ, SandboxPolicy, bwrap_problem
 from tests.core.toygame import GAME
 from tests.zoo.procs import tagged_states, while_ready
 

@@ -30,11 +30,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee.bot import BotLimits, BotSpec
-from referee.cli import main
-from referee.match import Clock, MatchOutcome, run_match
-from referee.replay import replay
-from referee.sandbox import SandboxPolicy, bot_filter, bwrap_problem
+from referee.cli.main import main
+from referee.match.match import Clock, MatchOutcome, run_match
+from referee.match.replay import replay
+from referee.process.bot import BotLimits, BotSpec
+from referee.process.isolation.sandbox import SandboxPolicy, bot_filter, bwrap_problem
 from tests.core.toygame import GAME
 from tests.zoo.procs import ready_name, require, tagged_states, while_ready
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.bot import BotLimits, BotSpec
-from referee.match import Clock, MatchOutcome, run_match
-from referee.replay import replay
+from referee.match.match import Clock, MatchOutcome, run_match
+from referee.match.replay import replay
+from referee.process.bot import BotLimits, BotSpec
 from tests.core.toygame import GAME
 
 ZOO = Path(__file__).with_name("zoo_bot.py")
@@ -221,8 +221,8 @@ def test_end_to_a_bot_that_stopped_reading_costs_at_most_the_exit_grace() -> Non
     """A bot that answers ``start`` and then never reads its input again: an ``end``
     larger than the pipe cannot be delivered, and the referee gives up after
     ``exit_grace_s`` instead of waiting for ever."""
-    from referee.bot import BotProcess
-    from referee.protocol import PROTOCOL_VERSION, End, MatchResult, Start, StartClock
+    from referee.process.bot import BotProcess
+    from referee.process.protocol import PROTOCOL_VERSION, End, MatchResult, Start, StartClock
 
     sleeper = (
         "import sys, time\n"

@@ -2,7 +2,7 @@
 
 Modules: :mod:`.data` (board tables), :mod:`.actions`, :mod:`.options`, :mod:`.view`,
 :mod:`.phases` (node kinds), :mod:`.state` (the rules), :mod:`.information` (views),
-:mod:`.game` (the :class:`~referee.engine.Game` and determinization).
+:mod:`.game` (the :class:`~referee.api.engine.Game` and determinization).
 Rules choices are documented in docs/rules/manila.md.
 """
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from referee.engine import Action
+from referee.api.engine import Action
 
 
 class Pass(Action, frozen=True, tag="pass"):

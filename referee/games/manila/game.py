@@ -1,11 +1,11 @@
-"""The Manila :class:`~referee.engine.Game`: metadata, factory and determinization."""
+"""The Manila :class:`~referee.api.engine.Game`: metadata, factory and determinization."""
 
 from __future__ import annotations
 
 import random
 from typing import Any, ClassVar
 
-from referee.engine import Game, OptionError
+from referee.api.engine import Game, OptionError
 
 from . import data as D
 from .actions import ManilaAction

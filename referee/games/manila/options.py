@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.engine import Options
+from referee.api.engine import Options
 
 
 class ManilaOptions(Options, kw_only=True, forbid_unknown_fields=True):

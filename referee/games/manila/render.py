@@ -1,4 +1,4 @@
-"""Manila's drawing for the replay viewer (see :mod:`referee.viewer.render`)."""
+"""Manila's drawing for the replay viewer (see :mod:`referee.api.render`)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from typing import Any
 
 import msgspec
 
-from referee.engine import State
+from referee.api.engine import State
+from referee.api.render import GameRenderer, generic_action
 from referee.games.manila import data as D
-from referee.viewer.render import GameRenderer, generic_action
 
 
 class ManilaRenderer(GameRenderer):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from referee.engine import CHANCE, TERMINAL, IllegalAction, InvalidChance, State
+from referee.api.engine import CHANCE, TERMINAL, IllegalAction, InvalidChance, State
 
 from . import data as D
 from .actions import (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.engine import View
+from referee.api.engine import View
 
 
 class ManilaView(View, kw_only=True):

@@ -8,7 +8,7 @@ action ending with ``done`` (``done`` right away declines the action).
 
 from __future__ import annotations
 
-from referee.engine import Action
+from referee.api.engine import Action
 
 
 class UseCard(Action, frozen=True, tag="card"):

@@ -1,11 +1,11 @@
-"""The Navegador :class:`~referee.engine.Game`: metadata, factory and determinization."""
+"""The Navegador :class:`~referee.api.engine.Game`: metadata, factory and determinization."""
 
 from __future__ import annotations
 
 import random
 from typing import Any, ClassVar
 
-from referee.engine import Game, OptionError
+from referee.api.engine import Game, OptionError
 from referee.games.navegador.actions import NavegadorAction
 from referee.games.navegador.snapshot import from_view
 from referee.games.navegador.state import NavegadorState

@@ -1,4 +1,4 @@
-"""Navegador's drawing for the replay viewer (see :mod:`referee.viewer.render`).
+"""Navegador's drawing for the replay viewer (see :mod:`referee.api.render`).
 
 Navegador has no private information besides face-down colony tiles, which no state
 holds before they are drawn, so every perspective shows the same :class:`NavegadorView`.
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine import State
+from referee.api.engine import State
+from referee.api.render import GameRenderer, Tracker, generic_action
 from referee.games.navegador import data as D
-from referee.viewer.render import GameRenderer, Tracker, generic_action
 
 
 class ColonyOwners(Tracker):

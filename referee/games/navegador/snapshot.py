@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games.navegador import data
 from referee.games.navegador.player import Player
 from referee.games.navegador.stages import OVER, STAGE_NAMES

@@ -16,7 +16,14 @@ from typing import Any
 
 import msgspec
 
-from referee.engine import CHANCE, TERMINAL, IllegalAction, InvalidChance, State, ranks_from_keys
+from referee.api.engine import (
+    CHANCE,
+    TERMINAL,
+    IllegalAction,
+    InvalidChance,
+    State,
+    ranks_from_keys,
+)
 from referee.games.navegador import data
 from referee.games.navegador.actions import (
     DONE,

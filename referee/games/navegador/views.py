@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from referee.engine import Options, View
+from referee.api.engine import Options, View
 
 
 class NavegadorOptions(Options, kw_only=True, forbid_unknown_fields=True):

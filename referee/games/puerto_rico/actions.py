@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from referee.engine import Action
+from referee.api.engine import Action
 from referee.games.puerto_rico.data import BUILDINGS, GOOD_NAMES, ROLE_NAMES, TILE_NAMES
 
 

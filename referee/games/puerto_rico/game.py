@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from referee.engine import Game, OptionError
+from referee.api.engine import Game, OptionError
 from referee.games.puerto_rico.actions import PuertoRicoAction
 from referee.games.puerto_rico.board import Player
 from referee.games.puerto_rico.data import (

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from referee.engine import Options
+from referee.api.engine import Options
 
 
 class PuertoRicoOptions(Options, kw_only=True):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from referee.engine import InvalidChance
+from referee.api.engine import InvalidChance
 
 
 def expand(counts: list[int]) -> list[int]:

@@ -1,4 +1,4 @@
-"""Puerto Rico's drawing for the replay viewer (see :mod:`referee.viewer.render`).
+"""Puerto Rico's drawing for the replay viewer (see :mod:`referee.api.render`).
 
 Every seat sees the same board (the plantation stack's order is held by no state), so
 all perspectives show the :class:`PuertoRicoView` fields.
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine import State
+from referee.api.engine import State
+from referee.api.render import GameRenderer, Tracker, generic_action, words
 from referee.games.puerto_rico import data as D
-from referee.viewer.render import GameRenderer, Tracker, generic_action, words
 
 
 class RoleTakers(Tracker):

@@ -13,7 +13,14 @@ import dataclasses
 import random
 from typing import Any, Final, Self
 
-from referee.engine import CHANCE, TERMINAL, IllegalAction, InvalidChance, State, ranks_from_keys
+from referee.api.engine import (
+    CHANCE,
+    TERMINAL,
+    IllegalAction,
+    InvalidChance,
+    State,
+    ranks_from_keys,
+)
 from referee.games.puerto_rico import actions as A
 from referee.games.puerto_rico.board import Player
 from referee.games.puerto_rico.data import (

@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from referee.engine import View
+from referee.api.engine import View
 from referee.games.puerto_rico.board import Player
 from referee.games.puerto_rico.data import (
     BUILDINGS,

@@ -3,7 +3,7 @@ and sides, see :mod:`referee.games.roads_and_boats.world`)."""
 
 from __future__ import annotations
 
-from referee.engine import Action
+from referee.api.engine import Action
 
 
 class Home(Action, frozen=True, tag="home"):

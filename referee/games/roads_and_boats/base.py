@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Self
 
-from referee.engine import State
+from referee.api.engine import State
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.options import RBOptions

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from referee.engine import InvalidChance
+from referee.api.engine import InvalidChance
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.base import MAP_SEEDS, UNDRAWN, StateBase

@@ -1,5 +1,5 @@
 """One-line meanings and units of every field of the Roads & Boats view and actions, as
-``referee schema roads-and-boats`` shows them (:mod:`referee.wire_schema` merges them into
+``referee schema roads-and-boats`` shows them (:mod:`referee.process.wire_schema` merges them into
 the schema), so that a bot author in any language can read every field without the Python
 sources.  Ids are explained in docs/roads_and_boats_wire.md: hex indices (position in the
 ``map`` spec), place ids, edge ids, crossing ids, sides 0-5 (N, NE, SE, S, SW, NW); goods in

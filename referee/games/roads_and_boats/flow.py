@@ -8,7 +8,7 @@ first go through the temple procedure: request, pray, position (§11).
 
 from __future__ import annotations
 
-from referee.engine import CHANCE, TERMINAL, IllegalAction
+from referee.api.engine import CHANCE, TERMINAL, IllegalAction
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.base import BUILDING, MOVEMENT, PRODUCTION, WONDER, StateBase

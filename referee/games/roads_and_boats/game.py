@@ -1,4 +1,4 @@
-"""The Roads & Boats :class:`~referee.engine.Game`: options, maps and the factory."""
+"""The Roads & Boats :class:`~referee.api.engine.Game`: options, maps and the factory."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from referee.engine import Game, OptionError
+from referee.api.engine import Game, OptionError
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.actions import RBAction
 from referee.games.roads_and_boats.options import RULE_SETS, RBOptions, upgrade_raw_options
@@ -39,7 +39,7 @@ def resolve_map(options: RBOptions, seats: int, seed: int | None = None) -> Worl
     """The :class:`World` chosen by ``options.map`` for ``seats`` players; a generated
     map uses ``seed`` (the setup chance outcome) unless ``map_seed`` pins one.
 
-    Raises :class:`~referee.engine.OptionError` (a ``MapError``) for an unknown name,
+    Raises :class:`~referee.api.engine.OptionError` (a ``MapError``) for an unknown name,
     an invalid map file, or a generated map without any seed.
     """
     name = map_name(options, seats)

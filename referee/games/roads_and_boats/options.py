@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from referee.engine import Options
+from referee.api.engine import Options
 from referee.games.roads_and_boats import data as D
 
 RULEBOOK: Final = "rulebook"

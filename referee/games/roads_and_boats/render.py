@@ -1,4 +1,4 @@
-"""Roads & Boats' drawing for the replay viewer (see :mod:`referee.viewer.render`).
+"""Roads & Boats' drawing for the replay viewer (see :mod:`referee.api.render`).
 
 Roads & Boats has no secrets, so every perspective shows the same :class:`RBView`
 fields (goods decoded to names by the script).  The hex geometry (hex centres,
@@ -15,10 +15,10 @@ import math
 from collections import Counter
 from typing import Any
 
-from referee.engine import State
+from referee.api.engine import State
+from referee.api.render import GameRenderer, generic_action
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats import world as W
-from referee.viewer.render import GameRenderer, generic_action
 
 SIZE = 40.0
 """Hex circumradius in drawing units."""

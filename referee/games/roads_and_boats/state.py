@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from referee.engine import IllegalAction, ranks_from_keys
+from referee.api.engine import IllegalAction, ranks_from_keys
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.base import (

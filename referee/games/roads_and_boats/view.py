@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
-from referee.engine import View
+from referee.api.engine import View
 from referee.games.roads_and_boats.actions import Borrow, Carry, Give, Receive
 from referee.games.roads_and_boats.options import RBOptions
 

@@ -36,7 +36,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from referee.engine import OptionError
+from referee.api.engine import OptionError
 from referee.games.roads_and_boats import data as D
 
 LAND, RIVER, SEA_PLACE, DOCK = 0, 1, 2, 3

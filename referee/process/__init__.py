@@ -1,0 +1,2 @@
+"""Bot processes: spawning, the wire protocol, pools, preflight and the turn guard. Imports api/
+and the top-level helpers."""

@@ -1,0 +1,1 @@
+"""The regression gate (SPRT against a baseline bot). Imports tournament/ and below."""
