@@ -32,9 +32,10 @@ from typing import Any
 import click
 from tabulate import tabulate
 
-from referee.process.bot import BotLimits, BotProcess, BotSpec
+from referee.process.bot import BotProcess
 from referee.process.isolation.sandbox import SandboxPolicy, bwrap_problem
 from referee.process.protocol import PROTOCOL_VERSION, Act, MoveClock, Start, StartClock
+from referee.process.spec import BotLimits, BotSpec
 
 BOT = r"""
 import ctypes, json, os, sys, threading, time

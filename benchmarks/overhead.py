@@ -55,11 +55,12 @@ from referee.api.engine import CHANCE
 from referee.games import get_game
 from referee.match.match import Clock, run_match
 from referee.process import loop as event_loop
-from referee.process.bot import BotProcess, BotSpec
+from referee.process.bot import BotProcess
 from referee.process.isolation.affinity import pinned
 from referee.process.isolation.sandbox import SandboxPolicy, bwrap_problem
 from referee.process.pool import BotPool
 from referee.process.protocol import PROTOCOL_VERSION, Act, MoveClock, Start, StartClock, encode
+from referee.process.spec import BotSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 T = TypeVar("T")

@@ -25,9 +25,10 @@ import click
 from tabulate import tabulate
 
 from referee.process import loop as event_loop
-from referee.process.bot import BotLimits, BotProcess, BotSpec
+from referee.process.bot import BotProcess
 from referee.process.isolation.sandbox import SandboxPolicy, bwrap_problem
 from referee.process.protocol import PROTOCOL_VERSION, Start, StartClock
+from referee.process.spec import BotLimits, BotSpec
 
 TRIVIAL = [
     "/bin/sh",

@@ -61,7 +61,7 @@ from referee.games.roads_and_boats.state import RBState
 from referee.match.match import Clock, derive_seed, new_match_id, run_match
 from referee.match.record import ChanceLine, Header, MoveLine, iter_record
 from referee.match.replay import SeatShown, replay
-from referee.process.bot import BotSpec
+from referee.process.spec import BotSpec
 
 SEED = 73_914_826_051
 """A distinctive match seed: eleven digits that no view would show by accident."""

@@ -36,7 +36,6 @@ from referee.games import all_games, get_game
 from referee.match.match import Adjudication, Clock, new_match_id, run_match
 from referee.match.replay import replay as replay_record
 from referee.process import loop as event_loop
-from referee.process.bot import BotSpec, resolve_command
 from referee.process.isolation.sandbox import MODES, SandboxPolicy, resolve_mode
 from referee.process.preflight import (
     check_key_hidden,
@@ -46,6 +45,7 @@ from referee.process.preflight import (
     check_writable_file,
     display_stem,
 )
+from referee.process.spec import BotSpec, resolve_command
 from referee.progress import Progress
 from referee.regress.run import regress
 from referee.tournament.config import load_config

@@ -22,9 +22,9 @@ from referee.display import terminal
 from referee.match.match import Clock, MatchOutcome, SeatOutcome, run_match
 from referee.match.replay import replay
 from referee.process import loop as event_loop
-from referee.process.bot import BotSpec
 from referee.process.isolation.sandbox import SandboxPolicy
 from referee.process.pool import BotPool
+from referee.process.spec import BotSpec
 from referee.wording import counted
 
 RANDOM_BOT = Path(__file__).resolve().parents[2] / "bots" / "random_bot.py"

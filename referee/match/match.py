@@ -1,6 +1,8 @@
 """Run one match: bots, engine, clock, verdicts, forfeit policy, record.
 
-:func:`run_match` is a coroutine, so one process can run many matches at once.  The
+:class:`Match` plays one match from its :class:`~referee.match.settings.MatchSettings`
+(:func:`run_match` is the same with keywords); it is a coroutine, so one process can
+run many matches at once.  The
 referee owns all randomness: chance outcomes come from an RNG derived from the match
 seed and are written to the record; the fallback moves of forfeited seats come from
 a second RNG derived from the same seed.
@@ -10,16 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import msgspec
 
 from referee import __version__
 from referee.api.engine import CHANCE, TERMINAL, Game, IllegalAction, State
 from referee.api.rng import KEYED, derive_seed, match_rng
+from referee.match.ranks import Adjudication, adjudicated_ranks, final_ranks
 from referee.match.record import (
     FORMAT,
     ChanceLine,
@@ -30,7 +33,9 @@ from referee.match.record import (
     ResultLine,
     SeatInfo,
 )
-from referee.process.bot import BotFault, BotLimits, BotProcess, BotSpec
+from referee.match.settings import Clock, MatchSettings, header_clock
+from referee.match.walk import event, observe
+from referee.process.bot import BotFault, BotProcess
 from referee.process.isolation.sandbox import SandboxPolicy
 from referee.process.pool import BotPool, PoolKey, pool_key
 from referee.process.protocol import (
@@ -45,40 +50,8 @@ from referee.process.protocol import (
     cap_bytes,
     cap_name,
 )
+from referee.process.spec import BotLimits, BotSpec
 from referee.process.turns import TurnGuard
-
-
-@dataclass
-class Clock:
-    """Clock settings in milliseconds: start-up answer, per move, and time bank;
-    ``ponder``: let the bots of the seats not on move compute (off: they are stopped
-    while another seat thinks, see :mod:`referee.process.turns`)."""
-
-    startup_ms: int = 10_000
-    move_ms: int = 1_000
-    bank_ms: int = 0
-    ponder: bool = False
-
-
-def header_clock(clock: Clock) -> dict[str, int]:
-    """The record header's ``clock`` (ms): ``ponder`` (1) appears only when allowed,
-    so records and run checks from before it existed read the same."""
-    found = {"startup_ms": clock.startup_ms, "move_ms": clock.move_ms, "bank_ms": clock.bank_ms}
-    if clock.ponder:
-        found["ponder"] = 1
-    return found
-
-
-Adjudication = Literal["scores", "draw"]
-"""How a match cut short by a ply limit is ranked: by the engine's ranking of the
-position reached (its current scores and tie-breaks), or as a draw (every seat 1st)."""
-
-
-def adjudicated_ranks(state: State, adjudication: Adjudication) -> list[int]:
-    """Engine ranks of a position that is not over, by ``adjudication``."""
-    if adjudication == "draw":
-        return [1] * len(state.scores())
-    return state.ranks()
 
 
 @dataclass
@@ -134,19 +107,6 @@ def new_match_id(prefix: str = "play") -> str:
     return f"{prefix}-{secrets.token_hex(6)}"
 
 
-def final_ranks(engine_ranks: Sequence[int], fault_plies: Sequence[int | None]) -> list[int]:
-    """Ranks after the forfeit policy: every faulted seat ranks below every clean seat.
-
-    Clean seats keep the engine's order; faulted seats are ordered by when they
-    faulted (earlier fault ranks lower); equal keys share a rank (1 = best).
-    """
-    keys = [
-        (0, rank) if ply is None else (1, -ply)
-        for rank, ply in zip(engine_ranks, fault_plies, strict=True)
-    ]
-    return [1 + sum(1 for other in keys if other < key) for key in keys]
-
-
 class _Seat:
     """Referee-side state of one seat during a match."""
 
@@ -162,6 +122,263 @@ class _Seat:
 
 
 EventHook = Callable[[str, dict[str, Any]], None]
+
+
+class Match:
+    """One match between bot processes, one per seat, played to the end.
+
+    :meth:`play` goes through four steps: :meth:`setup` (the record's header, a
+    process per seat, ``start``/``ready``), :meth:`loop` (chance outcomes and moves
+    until the game ends or reaches ``max_plies``), :meth:`adjudicate` (scores and the
+    forfeit policy's ranks) and :meth:`publish` (``end`` to every bot, the record's
+    result line, then the record is renamed into place: published only when
+    complete).  Faulting seats are forfeited (process group ended, fallback moves
+    drawn from the seed, ranked last); the game always goes on to a real result.
+
+    ``settings`` says how it is played (:class:`MatchSettings`).  The record's
+    directory and ``log_dir`` are hidden from the bots.  With ``pool``, bots are taken
+    from it where an idle process of the same entrant exists that has never played a
+    match tagged ``settings.reuse_tag`` (the duplicate block), and every bot that ends
+    the match with verdict ``ok`` and announced reuse goes back to it (see
+    :mod:`referee.process.pool`); the pool is used only where the record's directory
+    and ``log_dir`` lie inside the paths the sandbox already hides.  ``on_ply(plies)``
+    is called before every ply with the number of plies played so far (progress
+    displays).  Raises :class:`referee.api.engine.OptionError` for a bad seat count
+    and ValueError for a negative ``max_plies``.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        bots: Sequence[BotSpec],
+        settings: MatchSettings,
+        *,
+        record_path: Path | None = None,
+        log_dir: Path | None = None,
+        pool: BotPool | None = None,
+        on_ply: Callable[[int], None] | None = None,
+    ) -> None:
+        if settings.max_plies < 0:
+            raise ValueError(
+                f"max_plies must be 0 (no limit) or positive, not {settings.max_plies}"
+            )
+        game.check_seats(len(bots))
+        self.game, self.bots, self.settings = game, list(bots), settings
+        self.clock = settings.clock
+        options = settings.options
+        self.options = options if options is not None else game.parse_options({})
+        self.state = game.new_game(len(bots), self.options)
+        self.chance_rng = match_rng(settings.seed, "chance", KEYED)
+        self.fallback_rng = match_rng(settings.seed, "fallback", KEYED)
+        base_policy = settings.sandbox or SandboxPolicy()
+        private = [record_path.parent if record_path else None, log_dir]
+        self.policy = base_policy.hiding(private)
+        if pool is not None and not _covered(private, base_policy.hidden):
+            pool = None  # a reused process could not have these paths hidden
+        self.pool, self.log_dir, self.on_ply = pool, log_dir, on_ply
+        self.keys = [pool_key(spec, settings.limits, base_policy) for spec in bots]
+        self.writer = RecordWriter(record_path, fsync=settings.fsync) if record_path else None
+        self.seats: list[_Seat] = []
+        self.guard: TurnGuard | None = None
+        self.ply = 0
+        self.act_id = 0
+
+    async def play(self) -> MatchOutcome:
+        """Play the match; see the class docstring."""
+        finished = False
+        try:
+            await self.setup()
+            reason = await self.loop()
+            scores, ranks = self.adjudicate(reason)
+            result = await self.publish(scores, ranks, reason)
+            finished = True
+            return result
+        finally:
+            if self.guard is not None:
+                self.guard.release()
+            await _close_all(self.seats, self.pool if finished else None, self.keys)
+            if self.writer:
+                self.writer.close()
+
+    def fault(self, index: int, verdict: Verdict, detail: str) -> None:
+        """Forfeit seat ``index`` at the current ply, and record why."""
+        seat = self.seats[index]
+        # Bot-controlled text (stderr, stray lines, echoed values): capped, not escaped.
+        detail = cap_bytes(detail)
+        seat.outcome.verdict, seat.outcome.detail = verdict, detail
+        seat.outcome.fault_ply = self.ply
+        if self.writer:
+            self.writer.write(FaultLine(ply=self.ply, seat=index, verdict=verdict, detail=detail))
+
+    async def setup(self) -> None:
+        """Write the record's header, obtain a process per seat (a bot that cannot
+        even be started is a ``startup`` fault at ply 0) and exchange
+        ``start``/``ready``."""
+        game, settings, bots = self.game, self.settings, self.bots
+        options_json = game.options_dict(self.options)
+        if self.writer:
+            self.writer.write(
+                Header(
+                    format=FORMAT,
+                    game=game.name,
+                    options=options_json,
+                    seats=[SeatInfo(b.name, b.command) for b in bots],
+                    referee=__version__,
+                    match=settings.match_id,
+                    clock=header_clock(self.clock),
+                    max_plies=settings.max_plies,
+                    adjudication=settings.adjudication,
+                    chance=KEYED,
+                    sandbox=self.policy.mode,
+                )
+            )
+        if self.log_dir is not None:
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+        procs = await self._obtain(range(len(bots)))
+        self.seats.extend(
+            _Seat(
+                SeatOutcome(spec.name),
+                None if isinstance(proc, BotFault) else proc,
+                self.clock.bank_ms,
+            )
+            for spec, proc in zip(bots, procs, strict=True)
+        )
+        for index, proc in enumerate(procs):
+            if isinstance(proc, BotFault):
+                self.fault(index, "startup", proc.detail)
+
+        async def respawn(index: int) -> BotProcess | BotFault:
+            (fresh,) = await self._obtain([index], fresh=True)
+            return fresh
+
+        self.guard = None if self.clock.ponder else TurnGuard(self.seats, self.fault)
+        await _handshake(
+            game,
+            self.seats,
+            options_json,
+            self.clock,
+            settings.match_id,
+            self.fault,
+            respawn,
+            self.guard,
+        )
+        if self.guard is not None:
+            self.guard.started()
+
+    async def _obtain(
+        self, numbers: Iterable[int], fresh: bool = False
+    ) -> list[BotProcess | BotFault]:
+        indices = list(numbers)
+        return await _obtain(
+            [self.bots[i] for i in indices],
+            [self.keys[i] for i in indices],
+            self.log_dir,
+            self.settings.limits,
+            self.policy,
+            self.pool,
+            self.settings.reuse_tag,
+            indices,
+            fresh=fresh,
+        )
+
+    async def loop(self) -> str:
+        """Play plies until the game ends (``"finished"``) or reaches the ply limit
+        (``"ply_limit"``); returns that reason."""
+        state, max_plies = self.state, self.settings.max_plies
+        while (to_move := state.to_move()) != TERMINAL:
+            if self.on_ply is not None:
+                self.on_ply(self.ply)
+            if max_plies and self.ply >= max_plies:
+                return "ply_limit"
+            if to_move == CHANCE:
+                outcome = state.sample_chance(self.chance_rng)
+                self._broadcast(chance=outcome)
+                state.apply_chance(outcome)
+                if self.writer:
+                    self.writer.write(ChanceLine(ply=self.ply, outcome=outcome))
+            else:
+                await self._move(to_move)
+            self.ply += 1
+        return "finished"
+
+    async def _move(self, to_move: int) -> None:
+        """Ask the seat on move (a forfeited seat gets a fallback move), then apply
+        and record the move."""
+        state, seat = self.state, self.seats[to_move]
+        legal = state.legal_actions()
+        action: Any = None
+        ms = 0.0
+        if self.guard is not None and self.guard.doomed:
+            await self.guard.settle()
+        if seat.live:
+            self.act_id += 1
+            action, ms = await _ask(
+                self.game,
+                state,
+                seat,
+                to_move,
+                legal,
+                self.act_id,
+                self.ply,
+                self.clock,
+                self.fault,
+                self.guard,
+            )
+        fallback = action is None
+        if fallback:
+            action = legal[self.fallback_rng.randrange(len(legal))]
+        self._broadcast(seat=to_move, action=action)
+        state.apply_action(action)
+        if self.writer:
+            line = MoveLine(
+                ply=self.ply, seat=to_move, action=action, ms=round(ms, 3), fallback=fallback
+            )
+            self.writer.write(line)
+
+    def _broadcast(
+        self, *, seat: int | None = None, action: Any = None, chance: Any = None
+    ) -> None:
+        """Queue what every live seat may learn of this ply (the protocol's ``events``,
+        by :func:`referee.match.walk.observe`, as replay and the viewer see it)."""
+        seen = observe(self.state, len(self.seats), seat=seat, action=action, chance=chance)
+        for s, observed in zip(self.seats, seen, strict=True):
+            if s.live and observed is not None:
+                s.events.append(event(self.ply, observed, seat))
+
+    def adjudicate(self, reason: str) -> tuple[list[float], list[int]]:
+        """The final scores and ranks: the engine's (or, cut at the ply limit, by the
+        settings' adjudication), then every faulted seat below every clean one."""
+        state = self.state
+        engine_ranks = (
+            state.ranks()
+            if reason == "finished"
+            else adjudicated_ranks(state, self.settings.adjudication)
+        )
+        ranks = final_ranks(engine_ranks, [s.outcome.fault_ply for s in self.seats])
+        return [float(x) for x in state.scores()], ranks
+
+    async def publish(self, scores: list[float], ranks: list[int], reason: str) -> MatchOutcome:
+        """Send ``end`` to every live bot, then complete and publish the record."""
+        verdicts = [s.outcome.verdict for s in self.seats]
+        if self.guard is not None:
+            self.guard.release()
+        await _finish(self.seats, scores, ranks, verdicts, reason)
+        seed = self.settings.seed
+        result = MatchOutcome(
+            match=self.settings.match_id,
+            game=self.game.name,
+            seed=seed,
+            scores=scores,
+            ranks=ranks,
+            seats=[s.outcome for s in self.seats],
+            plies=self.ply,
+            reason=reason,
+        )
+        if self.writer:
+            result.record = self.writer.finish(
+                ResultLine(scores=scores, ranks=ranks, verdicts=verdicts, reason=reason, seed=seed)
+            )
+        return result
 
 
 async def run_match(
@@ -183,181 +400,25 @@ async def run_match(
     reuse_tag: str = "",
     on_ply: Callable[[int], None] | None = None,
 ) -> MatchOutcome:
-    """Play one match between bot processes, one per seat, to the end.
-
-    ``seed`` drives chance and fallbacks; ``options`` is the game's options Struct
-    (defaults if ``None``).  Faulting seats are forfeited (process group ended,
-    fallback moves, ranked last); the game always goes on to a real result.
-    ``max_plies`` (0 = no limit) ends a game that has not finished after that many
-    plies (moves and chance outcomes); it is then ranked by ``adjudication`` and its
-    reason is ``ply_limit``.  The record (if ``record_path``) is published only when
-    the match is complete.  ``sandbox`` isolates the bots (default: none); the
-    record's directory and ``log_dir`` are hidden from them.  With ``pool``, bots
-    are taken from it where an idle process of the same entrant exists that has never
-    played a match tagged ``reuse_tag`` (the duplicate block), and every bot that ends
-    the match with verdict ``ok`` and announced reuse goes back to it (see
-    :mod:`referee.process.pool`); the pool is used only where the record's directory and
-    ``log_dir`` lie inside the paths ``sandbox`` already hides.  Raises
-    :class:`referee.api.engine.OptionError` for a bad seat count and ValueError for a
-    negative ``max_plies``.  ``on_ply(plies)`` is called before every ply with the
-    number of plies played so far (progress displays).
-    """
-    if max_plies < 0:
-        raise ValueError(f"max_plies must be 0 (no limit) or positive, not {max_plies}")
-    clock = clock or Clock()
-    limits = limits or BotLimits()
-    game.check_seats(len(bots))
-    options = options if options is not None else game.parse_options({})
-    options_json = game.options_dict(options)
-    state = game.new_game(len(bots), options)
-    chance_rng = match_rng(seed, "chance", KEYED)
-    fallback_rng = match_rng(seed, "fallback", KEYED)
-    base_policy = sandbox or SandboxPolicy()
-    private = [record_path.parent if record_path else None, log_dir]
-    policy = base_policy.hiding(private)
-    if pool is not None and not _covered(private, base_policy.hidden):
-        pool = None  # a reused process could not have these paths hidden
-    keys = [pool_key(spec, limits, base_policy) for spec in bots]
-    finished = False
-    writer = RecordWriter(record_path, fsync=fsync) if record_path else None
-    if log_dir is not None:
-        log_dir.mkdir(parents=True, exist_ok=True)
-    seats: list[_Seat] = []
-    guard: TurnGuard | None = None
-    try:
-        if writer:
-            writer.write(
-                Header(
-                    format=FORMAT,
-                    game=game.name,
-                    options=options_json,
-                    seats=[SeatInfo(b.name, b.command) for b in bots],
-                    referee=__version__,
-                    match=match_id,
-                    clock=header_clock(clock),
-                    max_plies=max_plies,
-                    adjudication=adjudication,
-                    chance=KEYED,
-                    sandbox=policy.mode,
-                )
-            )
-        ply = 0
-
-        def fault(index: int, verdict: Verdict, detail: str) -> None:
-            seat = seats[index]
-            # Bot-controlled text (stderr, stray lines, echoed values): capped, not escaped.
-            detail = cap_bytes(detail)
-            seat.outcome.verdict, seat.outcome.detail = verdict, detail
-            seat.outcome.fault_ply = ply
-            if writer:
-                writer.write(FaultLine(ply=ply, seat=index, verdict=verdict, detail=detail))
-
-        procs = await _obtain(bots, keys, log_dir, limits, policy, pool, reuse_tag)
-        seats.extend(
-            _Seat(
-                SeatOutcome(spec.name), None if isinstance(proc, BotFault) else proc, clock.bank_ms
-            )
-            for spec, proc in zip(bots, procs, strict=True)
-        )
-        # A bot that could not even be started is a startup fault at ply 0.
-        for index, proc in enumerate(procs):
-            if isinstance(proc, BotFault):
-                fault(index, "startup", proc.detail)
-
-        async def respawn(index: int) -> BotProcess | BotFault:
-            (fresh,) = await _obtain(
-                [bots[index]],
-                [keys[index]],
-                log_dir,
-                limits,
-                policy,
-                pool,
-                reuse_tag,
-                [index],
-                fresh=True,
-            )
-            return fresh
-
-        guard = None if clock.ponder else TurnGuard(seats, fault)
-        await _handshake(game, seats, options_json, clock, match_id, fault, respawn, guard)
-        if guard is not None:
-            guard.started()
-
-        act_id = 0
-        reason = "finished"
-        while (to_move := state.to_move()) != TERMINAL:
-            if on_ply is not None:
-                on_ply(ply)
-            if max_plies and ply >= max_plies:
-                reason = "ply_limit"
-                break
-            if to_move == CHANCE:
-                outcome = state.sample_chance(chance_rng)
-                _broadcast(seats, state, ply, chance=outcome)
-                state.apply_chance(outcome)
-                if writer:
-                    writer.write(ChanceLine(ply=ply, outcome=outcome))
-                ply += 1
-                continue
-            seat = seats[to_move]
-            legal = state.legal_actions()
-            action: Any = None
-            ms = 0.0
-            if guard is not None and guard.doomed:
-                await guard.settle()
-            if seat.live:
-                act_id += 1
-                action, ms = await _ask(
-                    game, state, seat, to_move, legal, act_id, ply, clock, fault, guard
-                )
-            fallback = action is None
-            if fallback:
-                action = legal[fallback_rng.randrange(len(legal))]
-            _broadcast(seats, state, ply, seat=to_move, action=action)
-            state.apply_action(action)
-            if writer:
-                writer.write(
-                    MoveLine(
-                        ply=ply,
-                        seat=to_move,
-                        action=action,
-                        ms=round(ms, 3),
-                        fallback=fallback,
-                    )
-                )
-            ply += 1
-
-        engine_ranks = (
-            state.ranks() if reason == "finished" else adjudicated_ranks(state, adjudication)
-        )
-        ranks = final_ranks(engine_ranks, [s.outcome.fault_ply for s in seats])
-        scores = [float(x) for x in state.scores()]
-        verdicts = [s.outcome.verdict for s in seats]
-        if guard is not None:
-            guard.release()
-        await _finish(seats, scores, ranks, verdicts, reason)
-        finished = True
-        result = MatchOutcome(
-            match=match_id,
-            game=game.name,
-            seed=seed,
-            scores=scores,
-            ranks=ranks,
-            seats=[s.outcome for s in seats],
-            plies=ply,
-            reason=reason,
-        )
-        if writer:
-            result.record = writer.finish(
-                ResultLine(scores=scores, ranks=ranks, verdicts=verdicts, reason=reason, seed=seed)
-            )
-        return result
-    finally:
-        if guard is not None:
-            guard.release()
-        await _close_all(seats, pool if finished else None, keys)
-        if writer:
-            writer.close()
+    """Play one match: :class:`Match` with the :class:`MatchSettings` these keywords
+    make (same names, same meaning; ``clock`` and ``limits`` default to
+    :class:`Clock` and :class:`BotLimits`)."""
+    settings = MatchSettings(
+        seed=seed,
+        options=options,
+        clock=clock or Clock(),
+        match_id=match_id,
+        max_plies=max_plies,
+        adjudication=adjudication,
+        limits=limits or BotLimits(),
+        sandbox=sandbox,
+        fsync=fsync,
+        reuse_tag=reuse_tag,
+    )
+    match = Match(
+        game, bots, settings, record_path=record_path, log_dir=log_dir, pool=pool, on_ply=on_ply
+    )
+    return await match.play()
 
 
 async def _handshake(
@@ -495,29 +556,6 @@ def _decode_action(game: Game, raw: Any, legal: list[Any]) -> Any:
     return action
 
 
-def _broadcast(
-    seats: list[_Seat],
-    state: State,
-    ply: int,
-    *,
-    seat: int | None = None,
-    action: Any = None,
-    chance: Any = None,
-) -> None:
-    """Queue what every live seat may learn of this ply (the protocol's ``events``)."""
-    for viewer, s in enumerate(seats):
-        if not s.live:
-            continue
-        if seat is None:
-            seen = state.observe_chance(chance, viewer)
-            if seen is not None:
-                s.events.append({"ply": ply, "chance": seen})
-        else:
-            seen = state.observe_action(seat, action, viewer)
-            if seen is not None:
-                s.events.append({"ply": ply, "seat": seat, "action": seen})
-
-
 async def _finish(
     seats: list[_Seat],
     scores: list[float],
@@ -616,7 +654,9 @@ async def _close_all(seats: list[_Seat], pool: BotPool | None, keys: Sequence[Po
 __all__ = [
     "Adjudication",
     "Clock",
+    "Match",
     "MatchOutcome",
+    "MatchSettings",
     "SeatOutcome",
     "adjudicated_ranks",
     "derive_seed",

@@ -24,26 +24,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import resource
-import shlex
 import shutil
 import signal
 import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from referee.errors import RefereeError
 from referee.process.child import Child
 from referee.process.isolation import reaper
 from referee.process.isolation.cgroups import MemoryGroup, memory_group
 from referee.process.isolation.sandbox import (
-    MIB,
-    OOM_SCORE_ADJ,
     SandboxPolicy,
     bot_filter,
     bwrap_prefix,
@@ -53,6 +48,7 @@ from referee.process.isolation.sandbox import (
 )
 from referee.process.isolation.uids import UidLease, lease_uid
 from referee.process.isolation.workdirs import workdir_base
+from referee.process.lines import _is_message, _LineOverrun, _pipe_with, _Pipes
 from referee.process.protocol import (
     Act,
     ActionReply,
@@ -64,26 +60,19 @@ from referee.process.protocol import (
     decode_bot_line,
     encode,
 )
-
-PYTHON_ALIASES = frozenset({"python", "python3", f"python3.{sys.version_info.minor}"})
+from referee.process.spec import (
+    TASKS_PER_PROCESS,
+    BotLimits,
+    BotSpec,
+    scrubbed_environment,
+)
 
 STDERR_TAIL_BYTES = 4096
 """How much of the end of a bot's stderr is kept in memory for fault details."""
 
-TASKS_PER_PROCESS = 4
-"""A sandboxed bot may run ``TASKS_PER_PROCESS * max_processes`` tasks (processes
-and threads, ``RLIMIT_NPROC``): the kernel stops a fork bomb there, before it can
-take the machine's process ids from the other matches.  Counted per bot: each runs
-in a user namespace of its own, or, where the referee is root, as a uid of its own
-(:mod:`referee.process.isolation.uids`)."""
-
 WALK_CHUNK = 32
 """Processes of a bot's tree read between two turns of the event loop when its
 processes are stopped (:meth:`BotProcess.freeze`)."""
-
-
-class BotCommandError(RefereeError, ValueError):
-    """A bot command that cannot be run (empty, or the program does not exist)."""
 
 
 class BotFault(Exception):
@@ -93,139 +82,6 @@ class BotFault(Exception):
         super().__init__(f"{verdict}: {detail}")
         self.verdict: Verdict = verdict
         self.detail = detail
-
-
-@dataclass
-class BotLimits:
-    """Per-bot caps.
-
-    ``max_line_bytes``/``max_stderr_bytes``: stdout line length and stderr log size
-    (bytes); ``exit_grace_s``/``term_grace_s``: seconds allowed to exit after stdin is
-    closed and after SIGTERM; ``cpu_s``, ``memory_mb`` (address space) and
-    ``open_files``: optional kernel resource limits (``setrlimit``) applied to the
-    bot process and inherited by its children (``None`` = no limit);
-    ``max_processes``: most processes a bot may run at once, checked whenever its
-    processes are stopped (:meth:`BotProcess.freeze`): more is a ``crash`` fault
-    (and under the sandbox the kernel refuses tasks beyond
-    :data:`TASKS_PER_PROCESS` times it);
-    ``disk_mb``: size of the sandboxed bot's working directory, ``/tmp`` and
-    ``/dev/shm`` (each a tmpfs, see :func:`referee.process.isolation.sandbox.bwrap_prefix`);
-    ``max_memory_mb``: most memory all the bot's processes may use together, its
-    in-memory files included (a memory cgroup, :mod:`referee.process.isolation.cgroups`, where the
-    referee can make one; 0 = no cap): beyond it the kernel kills one of them.
-    """
-
-    max_line_bytes: int = MIB
-    max_stderr_bytes: int = MIB
-    exit_grace_s: float = 1.0
-    term_grace_s: float = 0.5
-    cpu_s: int | None = None
-    memory_mb: int | None = None
-    open_files: int | None = None
-    max_processes: int = 256
-    disk_mb: int = 128
-    max_memory_mb: int = 2048
-
-    def rlimits(self) -> list[tuple[str, int, int]]:
-        """The limits in force: ``(prlimit option, resource constant, value)``."""
-        pairs = [
-            ("cpu", resource.RLIMIT_CPU, self.cpu_s),
-            ("as", resource.RLIMIT_AS, None if self.memory_mb is None else self.memory_mb * MIB),
-            ("nofile", resource.RLIMIT_NOFILE, self.open_files),
-        ]
-        return [(name, which, value) for name, which, value in pairs if value is not None]
-
-    def preexec(self) -> Callable[[], None]:
-        """The fallback run in the child before exec where util-linux is missing:
-        parent-death signal and limits."""
-        chosen = [(which, value) for _, which, value in self.rlimits()]
-
-        def apply() -> None:
-            # Die with the referee, even if it is SIGKILLed (Linux).
-            reaper.die_with_parent()
-            with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as f:
-                f.write(str(OOM_SCORE_ADJ))
-            for which, value in chosen:
-                resource.setrlimit(which, (value, value))
-
-        return apply
-
-
-@dataclass
-class BotSpec:
-    """A bot to run: display name, argv (already resolved), and an optional wrapper.
-
-    ``wrapper`` is an argv prefix such as ``["firejail", "--quiet"]`` of a sandbox of
-    the user's own; ``command`` is the text shown in records (defaults to the joined
-    argv).
-    """
-
-    name: str
-    argv: list[str]
-    command: str = ""
-    wrapper: list[str] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        if not self.command:
-            self.command = shlex.join(self.argv)
-
-
-def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> list[str]:
-    """Split ``command`` like a shell (without running one) and make it runnable anywhere.
-
-    ``python``/``python3`` as the program mean the referee's own interpreter (so bots
-    can import the ``referee`` package); arguments that name existing files relative
-    to ``base_dir`` become absolute (symlinks kept as they are), since a bot runs in
-    its own working directory: the program, every argument with a ``/``, and every
-    script argument of :func:`referee.process.preflight.script_arguments` (``my_bot.py``).
-    Raises :class:`BotCommandError` if the command is empty or the program is not found.
-    """
-    try:
-        argv = shlex.split(command)
-    except ValueError as exc:
-        raise BotCommandError(f"cannot parse bot command {command!r}: {exc}") from None
-    if not argv:
-        raise BotCommandError("empty bot command")
-    base = Path(base_dir)
-    # The arguments preflight checks as scripts (``python3 my_bot.py``, ``node bot.js``)
-    # are resolved too, slash or not: the bot runs in a working directory of its own.
-    from referee.process.preflight import script_indices  # preflight imports this module
-
-    scripts = set(script_indices(argv))
-    if argv[0] in PYTHON_ALIASES:
-        argv[0] = sys.executable
-    resolved = []
-    for i, arg in enumerate(argv):
-        candidate = base / arg
-        named = "/" in arg or i == 0 or i in scripts
-        if not os.path.isabs(arg) and named and candidate.exists():
-            # Absolute, but not through symlinks: a virtual environment's
-            # ``bin/python`` is a symlink whose own path is what selects the
-            # environment (its ``pyvenv.cfg``), so resolving it would start the bare
-            # interpreter without the environment's packages.
-            arg = os.path.abspath(candidate)
-        resolved.append(arg)
-    program = resolved[0]
-    if os.path.sep in program:
-        if not os.access(program, os.X_OK) or os.path.isdir(program):
-            raise BotCommandError(f"bot program not found or not executable: {program}")
-    elif shutil.which(program) is None:
-        raise BotCommandError(f"bot program not found on PATH: {program}")
-    return resolved
-
-
-def scrubbed_environment(home: str, token: str) -> dict[str, str]:
-    """The environment a bot gets: PATH, a locale, its own HOME/TMPDIR, its marker."""
-    return {
-        reaper.MARKER_VAR: token,
-        "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "HOME": home,
-        "TMPDIR": home,
-        "PYTHONUNBUFFERED": "1",
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
 
 
 @dataclass
@@ -243,167 +99,6 @@ class BotStats:
     stderr_dropped: int = 0
     last_ignored: str = ""
     move_ms: list[float] = field(default_factory=list)
-
-
-class _LineOverrun(Exception):
-    """A bot's stdout line is longer than the cap."""
-
-
-class _Lines(asyncio.Protocol):
-    """A bot's stdout as complete lines, attached to the event loop directly.
-
-    Bytes are kept until a request reads them; past ``2 * limit`` bytes unread, the
-    pipe is no longer read (the bot blocks on its full pipe), so a bot that floods
-    costs the referee at most that much memory.  :meth:`readline` answers at once
-    when a line is already here and otherwise waits on one future: the whole cost of
-    waiting for a reply.  Deadlines share one timer per bot, armed lazily (a timer
-    armed and cancelled per wait costs about 1 us of CPU on uvloop, 1.6 us on
-    asyncio's loop, per decision).
-    """
-
-    def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
-        self._limit = limit
-        # Kept: on Python 3.11 every asyncio.get_running_loop() is a getpid() system call.
-        self._loop = loop
-        self._buffer = bytearray()
-        self._waiter: asyncio.Future[None] | None = None
-        self._transport: asyncio.ReadTransport | None = None
-        self._paused = False
-        # One deadline timer, armed lazily: a wait re-arms it only for an earlier
-        # deadline, and a timer that fires before the current deadline re-arms itself,
-        # so a reply within the deadline costs no timer at all.
-        self._deadline = 0.0
-        self._timer: asyncio.TimerHandle | None = None
-        self._timer_at = 0.0
-        self.eof = False
-        self.error: BaseException | None = None
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        # uvloop's pipe transports do not subclass asyncio.ReadTransport.
-        self._transport = cast(asyncio.ReadTransport, transport)
-
-    def data_received(self, data: bytes) -> None:
-        self._buffer += data
-        waiter = self._waiter
-        complete = b"\n" in data or len(self._buffer) >= self._limit
-        if waiter is not None and complete and not waiter.done():
-            waiter.set_result(None)
-        if not self._paused and len(self._buffer) > 2 * self._limit and self._transport:
-            self._paused = True
-            self._transport.pause_reading()
-
-    def eof_received(self) -> bool:
-        self.eof = True
-        self._wake()
-        return False
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.eof = True
-        self.error = exc
-        self._wake()
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
-    def _wake(self) -> None:
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
-
-    async def readline(self, deadline: float) -> bytes:
-        """The next line, newline included, waiting until ``deadline`` (event loop
-        time, s).  Raises :class:`TimeoutError` at the deadline,
-        :class:`_LineOverrun` for a line over the cap, :class:`asyncio.IncompleteReadError`
-        at end of file (with the unfinished line as ``partial``), or the pipe's
-        :class:`OSError`."""
-        while True:
-            end = self._buffer.find(b"\n")
-            if end >= 0:
-                if end >= self._limit:
-                    raise _LineOverrun
-                line = bytes(self._buffer[: end + 1])
-                del self._buffer[: end + 1]
-                if self._paused and len(self._buffer) <= self._limit and self._transport:
-                    self._paused = False
-                    self._transport.resume_reading()
-                return line
-            if len(self._buffer) >= self._limit:
-                raise _LineOverrun
-            if self.eof:
-                if self.error is not None:
-                    raise self.error
-                raise asyncio.IncompleteReadError(bytes(self._buffer), None)
-            self._deadline = deadline
-            if self._timer is None or self._timer_at > deadline:
-                self._arm(deadline)
-            waiter = self._waiter = self._loop.create_future()
-            try:
-                await waiter
-            finally:
-                self._waiter = None
-
-    def _arm(self, at: float) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer = self._loop.call_at(at, self._ring)
-        self._timer_at = at
-
-    def _ring(self) -> None:
-        """The timer fired: expire the wait whose deadline it was armed for, re-arm
-        for a wait with a later deadline, or lapse when nothing waits."""
-        self._timer = None
-        waiter = self._waiter
-        if waiter is None or waiter.done():
-            return
-        if self._deadline <= self._timer_at:
-            waiter.set_exception(TimeoutError())
-        else:
-            self._arm(self._deadline)
-
-
-class _Pipes:
-    """The referee's ends of a bot's stdin, stdout and stderr pipes, each attached to
-    the event loop directly (not through the subprocess transport, which would cost
-    every chunk read one more pass of the loop)."""
-
-    def __init__(
-        self,
-        stdin: asyncio.StreamWriter,
-        stdout: _Lines,
-        stderr: asyncio.StreamReader,
-        transports: list[asyncio.BaseTransport],
-    ) -> None:
-        self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
-        self._transports = transports
-
-    @classmethod
-    async def connect(cls, stdin_fd: int, stdout_fd: int, stderr_fd: int, limit: int) -> _Pipes:
-        """Attach the three file descriptors (which it takes over); ``limit`` is the
-        stdout line cap in bytes, newline included."""
-        loop = asyncio.get_running_loop()
-        transports: list[asyncio.BaseTransport] = []
-        lines = _Lines(limit, loop)
-        transport, _ = await loop.connect_read_pipe(
-            lambda: lines, os.fdopen(stdout_fd, "rb", buffering=0)
-        )
-        transports.append(transport)
-        stderr = asyncio.StreamReader(limit=limit, loop=loop)
-        transport, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(stderr, loop=loop),
-            os.fdopen(stderr_fd, "rb", buffering=0),
-        )
-        transports.append(transport)
-        write_transport, protocol = await loop.connect_write_pipe(
-            lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader(loop=loop), loop=loop),
-            os.fdopen(stdin_fd, "wb", buffering=0),
-        )
-        transports.append(write_transport)
-        writer = asyncio.StreamWriter(write_transport, protocol, None, loop)
-        return cls(writer, lines, stderr, transports)
-
-    def close(self) -> None:
-        """Close all three pipes (idempotent)."""
-        for transport in self._transports:
-            transport.close()
 
 
 async def _reap(pids: list[int], patience_s: float = 0.5) -> None:
@@ -425,16 +120,6 @@ async def _reap(pids: list[int], patience_s: float = 0.5) -> None:
         if not waiting or time.monotonic() > deadline:
             return
         await asyncio.sleep(0.002)
-
-
-def _pipe_with(data: bytes, opened: list[int]) -> int:
-    """The read end of a new pipe that holds ``data`` (at most a pipe's buffer, 64 KiB
-    on Linux) and is closed for writing; its descriptor is added to ``opened``."""
-    read_end, write_end = os.pipe()
-    opened.append(read_end)
-    with os.fdopen(write_end, "wb") as pipe:
-        pipe.write(data)
-    return read_end
 
 
 def _children(pid: int) -> list[int]:
@@ -462,13 +147,6 @@ def _stopped(pid: int) -> bool:
     except (OSError, IndexError):
         return True
     return state in (b"T", b"t", b"Z", b"X")
-
-
-def _is_message(line: bytes) -> bool:
-    """True if ``line`` is meant as a JSON message: its first non-blank byte is ``{``
-    or ``[``.  Other lines (text, blank lines) are ignored by the stray-output rules."""
-    stripped = line.lstrip()
-    return stripped[:1] in (b"{", b"[")
 
 
 class BotProcess:

@@ -5,7 +5,7 @@ Why not ``asyncio.create_subprocess_exec``: under uvloop it starts children thro
 libuv, which forks the whole referee (``benchmarks/startup.py`` measured 0.6 ms more
 referee CPU and 1.1 ms more child CPU per bot than ``Popen``, which uses ``vfork``
 when it can), and the referee attaches the child's pipes to the loop itself anyway
-(:class:`referee.process.bot._Pipes`).  Here the child is started by ``Popen`` and its exit is
+(:class:`referee.process.lines._Pipes`).  Here the child is started by ``Popen`` and its exit is
 seen through a pidfd (Linux 5.3 and later) that the loop watches like any other file
 descriptor; elsewhere :meth:`Child.wait` polls every few milliseconds.
 

@@ -37,10 +37,11 @@ from collections.abc import Callable, Coroutine, Hashable
 from typing import Any, TypeVar
 
 from referee.process import loop as event_loop
-from referee.process.bot import BotLimits, BotProcess, BotSpec
+from referee.process.bot import BotProcess
 from referee.process.isolation import reaper
 from referee.process.isolation.affinity import CoreDealer
 from referee.process.isolation.sandbox import SandboxPolicy
+from referee.process.spec import BotLimits, BotSpec
 
 PoolKey = tuple[Hashable, ...]
 T = TypeVar("T")

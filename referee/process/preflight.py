@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from referee.errors import BadInput
-from referee.process.bot import BotCommandError
+from referee.process.spec import BotCommandError
 
 SCRIPT_SUFFIXES = frozenset(
     {".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".sh", ".jar", ".lua", ".php", ".r"}

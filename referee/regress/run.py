@@ -37,11 +37,11 @@ from referee.display import terminal
 from referee.errors import BadInput, user_errors
 from referee.games import get_game
 from referee.match.match import Clock, run_match
-from referee.process.bot import BotSpec, resolve_command
 from referee.process.isolation.affinity import CoreDealer, pinned, wanted
 from referee.process.isolation.sandbox import MODES, SandboxPolicy, resolve_mode
 from referee.process.pool import BotPool, close_process_pool, run_here, worker_init
 from referee.process.preflight import check_script_paths
+from referee.process.spec import BotSpec, resolve_command
 from referee.regress.sprt import NormalGSPRT, PentanomialSPRT, SequentialTest, sprt_bounds
 from referee.tournament.schedule import block_seed, new_secret
 

@@ -37,10 +37,10 @@ from referee.errors import RefereeError
 from referee.games import get_game
 from referee.match.match import Adjudication, Clock, MatchOutcome, run_match
 from referee.process import loop as event_loop
-from referee.process.bot import BotCommandError, BotLimits, BotSpec, resolve_command
 from referee.process.isolation.affinity import CoreDealer, pinned, wanted
 from referee.process.isolation.sandbox import SandboxPolicy, resolve_mode
 from referee.process.pool import BotPool, close_process_pool, run_here, worker_init
+from referee.process.spec import BotCommandError, BotLimits, BotSpec, resolve_command
 from referee.tournament.config import TournamentConfig
 from referee.tournament.resultsdb import MatchRow
 from referee.tournament.rundir import (

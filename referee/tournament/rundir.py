@@ -310,8 +310,8 @@ def check_run(out: Path, manifest: Manifest) -> CheckReport:
     database cannot be read.
     """
     from referee.games import get_game
-    from referee.match.match import Clock, header_clock
     from referee.match.replay import replay
+    from referee.match.settings import Clock, header_clock
 
     db = open_results(out, create=False)
     try:

@@ -9,18 +9,19 @@ Frame ``p`` is the position before ply ``p``; frame ``plies`` is the final posit
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from referee.api.engine import CHANCE, Game, GameError, State
+from referee.api.engine import State
 from referee.api.render import GameRenderer, renderer_for
 from referee.errors import BadInput
-from referee.games import UnknownGame, get_game
+from referee.games import get_game
 from referee.match.record import (
     ChanceLine,
     FaultLine,
@@ -31,18 +32,8 @@ from referee.match.record import (
     ResultLine,
     iter_record,
 )
-from referee.match.replay import ReplayError, replay
-
-
-def _open(path: str | os.PathLike[str]) -> tuple[Iterator[tuple[int, RecordLine]], Header, Game]:
-    """The record's lines after its header, the header and its game.  Raises
-    :class:`ReplayError` when the first line is not a header."""
-    lines = iter(iter_record(path))
-    _, header = next(lines)
-    if not isinstance(header, Header):
-        raise ReplayError(f"{path}: expected a header line first")
-    return lines, header, get_game(header.game)
-
+from referee.match.replay import replay
+from referee.match.walk import Step, start, walk
 
 _decoder = msgspec.json.Decoder(RecordLine)
 
@@ -149,24 +140,16 @@ def build_timeline(
     A finished record is first verified with :func:`referee.match.replay.replay` (raises its
     :class:`RecordError`/:class:`ReplayError`).  An unfinished one (no result line:
     a ``.part`` file of a running or interrupted game) gives its plies so far, each
-    checked as it is walked (ply order, who is to move, legality, possible chance
-    outcomes; :class:`ReplayError` naming the line), with ``finished`` false.  A game
-    without a drawing module gets the generic one (frames shown as text);
-    :class:`ValueError` for a seat out of range.  ``on_ply(done, total)`` is called
-    as the plies are walked (for a progress bar).
+    checked as it is walked (the record walker's checks, :func:`referee.match.walk.walk`:
+    ply order, who is to move, legality, possible chance outcomes; :class:`ReplayError`
+    naming the line), with ``finished`` false.  A game without a drawing module gets
+    the generic one (frames shown as text); :class:`ValueError` for a seat out of range.
+    ``on_ply(done, total)`` is called as the plies are walked (for a progress bar).
     """
     numbered, finished = read_lines(path)
     if verify and finished:
         replay(path, unchecked_chance=True)
-    checked = verify and not finished
-    header = numbered[0][1]
-    if not isinstance(header, Header):
-        raise ReplayError(f"{path}: line 1: expected a header line first")
-    try:
-        game = get_game(header.game)
-    except UnknownGame as exc:
-        raise ReplayError(f"{path}: line 1: {exc}") from None
-    lines = iter(numbered[1:])
+    header, game, state = start(path, numbered[0][1], get_game)
     total = sum(1 for _, line in numbered if isinstance(line, (ChanceLine, MoveLine)))
     try:
         renderer = renderer_for(game)
@@ -179,55 +162,12 @@ def build_timeline(
     for p in wanted:
         if p is not None and not 0 <= p < seats:
             raise BadInput(f"seat {p} out of range: the record has {seats} seats")
-    try:
-        state = game.new_game(seats, game.parse_options(header.options))
-    except GameError as exc:
-        raise ReplayError(f"{path}: line 1: {exc}") from None
     timeline = Timeline(header, ResultLine([], [], []), 0, wanted, {}, finished=finished)
-    for p in wanted:
-        timeline.frames[key(p)] = []
-        timeline.progress[key(p)] = []
-
-    tracker = renderer.tracker()
-    first = wanted[0] if wanted else None
-
-    def snapshot(s: State) -> None:
-        for p in wanted:
-            timeline.frames[key(p)].append(renderer.frame(s, p))
-            timeline.progress[key(p)].append(renderer.progress(s, p))
-        if tracker is not None:
-            notes = tracker.notes()
-            if not timeline.notes or timeline.notes[-1][1] != notes:
-                timeline.notes.append((len(timeline.frames[key(first)]) - 1, notes))
-
-    def check(number: int, line: ChanceLine | MoveLine) -> None:
-        """The checks :func:`replay` makes of a finished record, for an unfinished one."""
-
-        def fail(what: str) -> ReplayError:
-            return ReplayError(f"{path}: line {number} (ply {ply}): {what}")
-
-        if line.ply != ply:
-            raise fail(f"expected ply {ply}, found {line.ply}")
-        to_move = state.to_move()
-        if isinstance(line, ChanceLine):
-            if to_move != CHANCE:
-                raise fail(f"expected a move by seat {to_move}, found a chance outcome")
-            return
-        if to_move < 0:
-            raise fail(f"expected {'a chance outcome' if to_move == CHANCE else 'no move'}")
-        if line.seat != to_move:
-            raise fail(f"expected a move by seat {to_move}, found seat {line.seat}")
-        if game.decode_action(line.action) not in state.legal_actions():
-            raise fail(f"action {msgspec.json.encode(line.action).decode()} is not legal here")
-
-    ply = 0
-    snapshot(state)
-    for number, line in lines:
-        if checked and isinstance(line, (ChanceLine, MoveLine)):
-            try:
-                check(number, line)
-            except GameError as exc:
-                raise ReplayError(f"{path}: line {number} (ply {ply}): {exc}") from None
+    frames = _Frames(timeline, renderer, wanted)
+    frames.snapshot(state)
+    steps = walk(path, header, game, state, numbered[1:], check=verify and not finished)
+    for step in steps:
+        line = step.line
         if isinstance(line, ResultLine):
             timeline.result = line
             break
@@ -237,39 +177,60 @@ def build_timeline(
                 Entry(line.ply, "fault", line.seat, {key(p): text for p in wanted})
             )
             continue
-        if isinstance(line, ChanceLine):
-            texts: dict[str, str | None] = {}
-            for p in wanted:
-                seen = line.outcome if p is None else state.observe_chance(line.outcome, p)
-                texts[key(p)] = None if seen is None else renderer.describe_chance(seen, state)
-            timeline.entries.append(Entry(line.ply, "chance", -1, texts))
-            try:
-                state.apply_chance(line.outcome)
-            except GameError as exc:
-                raise ReplayError(f"{path}: line {number} (ply {ply}): {exc}") from None
-        elif isinstance(line, MoveLine):
-            action = game.decode_action(line.action)
-            texts = {}
-            for p in wanted:
-                seen = action if p is None else state.observe_action(line.seat, action, p)
-                texts[key(p)] = None if seen is None else renderer.describe_action(_builtins(seen))
-            timeline.entries.append(
-                Entry(line.ply, "move", line.seat, texts, line.fallback, line.ms)
-            )
-            if tracker is not None:
-                seen = action if first is None else state.observe_action(line.seat, action, first)
-                if seen is not None:
-                    tracker.observe(state, line.seat, _builtins(seen))
-            state.apply_action(action)
-        else:
-            continue
-        ply += 1
-        snapshot(state)
+        frames.describe(step)
+        step.then = functools.partial(frames.snapshot, state)
+        timeline.plies = step.ply + 1
         if on_ply is not None:
-            on_ply(ply, total)
-    timeline.plies = ply
+            on_ply(step.ply + 1, total)
     timeline.static = renderer.static(state)
     return timeline, renderer
+
+
+class _Frames:
+    """The timeline's frames, chart values, move texts and tracker notes, added step
+    by step for every wanted perspective."""
+
+    def __init__(self, timeline: Timeline, renderer: GameRenderer, wanted: list[Perspective]):
+        self.timeline, self.renderer, self.wanted = timeline, renderer, wanted
+        for p in wanted:
+            timeline.frames[key(p)] = []
+            timeline.progress[key(p)] = []
+        self.tracker = renderer.tracker()
+        self.first = wanted[0] if wanted else None
+
+    def snapshot(self, state: State) -> None:
+        """Add the frames of ``state`` (the position after the last step)."""
+        timeline, renderer = self.timeline, self.renderer
+        for p in self.wanted:
+            timeline.frames[key(p)].append(renderer.frame(state, p))
+            timeline.progress[key(p)].append(renderer.progress(state, p))
+        if self.tracker is not None:
+            notes = self.tracker.notes()
+            if not timeline.notes or timeline.notes[-1][1] != notes:
+                timeline.notes.append((len(timeline.frames[key(self.first)]) - 1, notes))
+
+    def describe(self, step: Step) -> None:
+        """Add the move list's entry of a chance or move step: each perspective's
+        words for what it saw (the walker's observations; omniscient: everything)."""
+        line, state, seen = step.line, step.state, step.seen or []
+        texts: dict[str, str | None] = {}
+        if isinstance(line, ChanceLine):
+            for p in self.wanted:
+                saw = line.outcome if p is None else seen[p]
+                texts[key(p)] = None if saw is None else self.renderer.describe_chance(saw, state)
+            self.timeline.entries.append(Entry(line.ply, "chance", -1, texts))
+            return
+        assert isinstance(line, MoveLine)
+        for p in self.wanted:
+            saw = step.action if p is None else seen[p]
+            texts[key(p)] = None if saw is None else self.renderer.describe_action(_builtins(saw))
+        self.timeline.entries.append(
+            Entry(line.ply, "move", line.seat, texts, line.fallback, line.ms)
+        )
+        if self.tracker is not None:
+            saw = step.action if self.first is None else seen[self.first]
+            if saw is not None:
+                self.tracker.observe(state, line.seat, _builtins(saw))
 
 
 def frame_at(path: str | os.PathLike[str], ply: int, seat: int | None = None) -> dict[str, Any]:
@@ -277,23 +238,23 @@ def frame_at(path: str | os.PathLike[str], ply: int, seat: int | None = None) ->
     ``path`` (``ply`` = number of plies: the final position); omniscient if ``seat`` is
     ``None``; a game without a drawing module gives ``state.debug()``).  Raises
     :class:`ValueError` beyond the end of the game."""
-    lines, header, game = _open(path)
+    lines = iter(iter_record(path))
+    header, game, state = start(path, next(lines)[1], get_game)
     try:
         renderer: GameRenderer | None = renderer_for(game)
     except LookupError:
         renderer = None
-    state = game.new_game(len(header.seats), game.parse_options(header.options))
     done = 0
-    for _, line in lines:
-        if done == ply:
-            break
-        if isinstance(line, ChanceLine):
-            state.apply_chance(line.outcome)
-        elif isinstance(line, MoveLine):
-            state.apply_action(game.decode_action(line.action))
-        else:
-            continue
-        done += 1
+    if ply > 0:
+        steps = walk(path, header, game, state, lines, check=False)
+        for step in steps:
+            if isinstance(step.line, ResultLine):
+                break
+            if isinstance(step.line, (ChanceLine, MoveLine)):
+                done = step.ply + 1
+                if done == ply:
+                    next(steps, None)  # apply this line, then stop
+                    break
     if done != ply:
         raise BadInput(f"ply {ply} is beyond the end of the game ({done} plies)")
     if renderer is None:  # a game without drawing: its view, or its full debug state

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.process.bot import resolve_command
 from referee.process.isolation.sandbox import bwrap_problem
+from referee.process.spec import resolve_command
 from tests.core.cli_helpers import (
     invoke,
     one_error_line,

@@ -21,10 +21,10 @@ from referee.games.roads_and_boats.world import MapError
 from referee.match.record import RecordError
 from referee.match.replay import ReplayError
 from referee.match.signing import SignatureError
-from referee.process.bot import BotCommandError
 from referee.process.isolation.sandbox import SandboxError
 from referee.process.isolation.uids import NoFreeUid
 from referee.process.loop import LoopError
+from referee.process.spec import BotCommandError
 from referee.tournament.config import ConfigError
 from referee.tournament.resultsdb import ResultsError
 from referee.tournament.run import TournamentError

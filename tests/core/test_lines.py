@@ -1,4 +1,4 @@
-"""Deadlines of a bot's stdout reader (:class:`referee.process.bot._Lines`).
+"""Deadlines of a bot's stdout reader (:class:`referee.process.lines._Lines`).
 
 The reader keeps one timer and re-arms it lazily: a reply that comes in time leaves
 the timer armed for a deadline that has passed its use, so a later wait must neither
@@ -11,7 +11,7 @@ import asyncio
 
 import pytest
 
-from referee.process.bot import _Lines
+from referee.process.lines import _Lines
 
 
 async def _answered_in_time(seconds: float) -> _Lines:

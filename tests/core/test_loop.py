@@ -62,7 +62,7 @@ async def _loop_type() -> type:
 def test_a_whole_match_on_each_loop(monkeypatch: pytest.MonkeyPatch, loop: str) -> None:
     monkeypatch.setenv("REFEREE_LOOP", loop)
     bot = [sys.executable, str(ROOT / "bots" / "random_bot.py")]
-    from referee.process.bot import BotSpec
+    from referee.process.spec import BotSpec
 
     outcome = event_loop.run(
         run_match(

@@ -11,7 +11,8 @@ import pytest
 
 from referee.match.match import Clock, MatchOutcome, final_ranks, run_match
 from referee.match.record import ChanceLine, Header, MoveLine, ResultLine, read_record
-from referee.process.bot import BotProcess, BotSpec, resolve_command
+from referee.process.bot import BotProcess
+from referee.process.spec import BotSpec, resolve_command
 from tests.core.toygame import GAME
 
 ROOT = Path(__file__).resolve().parents[2]

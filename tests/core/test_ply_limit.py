@@ -18,7 +18,7 @@ from referee.cli.main import main
 from referee.games import all_games
 from referee.match.record import Header, MoveLine, ResultLine, read_record
 from referee.match.replay import ReplayError, replay
-from referee.process.bot import BotSpec
+from referee.process.spec import BotSpec
 from referee.tournament.config import ConfigError, load_config
 from referee.tournament.resultsdb import ResultsDB
 from tests.core.test_match import RANDOM_BOT, play, zoo

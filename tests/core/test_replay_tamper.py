@@ -20,7 +20,7 @@ from referee.cli.main import main
 from referee.match.match import run_match
 from referee.match.record import RecordError
 from referee.match.replay import replay
-from referee.process.bot import BotSpec
+from referee.process.spec import BotSpec
 from tests.core.toygame import GAME
 
 ROOT = Path(__file__).resolve().parents[2]

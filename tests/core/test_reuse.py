@@ -20,9 +20,9 @@ import referee.process.bot
 import referee.process.isolation.cgroups
 from referee.match.match import Clock, MatchOutcome, run_match
 from referee.match.replay import replay
-from referee.process.bot import BotLimits, BotSpec
 from referee.process.isolation.sandbox import SandboxPolicy
 from referee.process.pool import BotPool
+from referee.process.spec import BotLimits, BotSpec
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.resultsdb import MatchRow
 from referee.tournament.run import create_run, run_tournament

@@ -93,7 +93,7 @@ def test_wrapper_prefix_runs_the_bot_inside_it(tmp_path: Path) -> None:
     assert manifest.argv[2][:2] == ["env", "FOO=1"]
     rows = run_tournament(tmp_path / "run")
     assert len(rows) == 3 and all(r.verdicts == ["ok"] * 3 for r in rows)
-    from referee.process.bot import BotCommandError
+    from referee.process.spec import BotCommandError
 
     bad = TournamentConfig(
         name="bad",

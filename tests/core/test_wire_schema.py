@@ -28,7 +28,7 @@ from referee.api.engine import CHANCE, TERMINAL, Game
 from referee.cli.main import main
 from referee.games import all_games
 from referee.match.match import Clock, run_match
-from referee.process.bot import BotSpec
+from referee.process.spec import BotSpec
 from referee.process.wire_schema import wire_schema
 from tests.core.toygame import GAME as TOY
 

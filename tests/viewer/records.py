@@ -14,7 +14,7 @@ import msgspec
 
 from referee.api.engine import CHANCE, TERMINAL
 from referee.games import get_game
-from referee.match.match import adjudicated_ranks, final_ranks
+from referee.match.ranks import adjudicated_ranks, final_ranks
 from referee.match.record import (
     FORMAT,
     ChanceLine,

@@ -181,10 +181,10 @@ def test_view_command_writes_beside_the_record(
     record.write_bytes(records[("puerto-rico", 3)].read_bytes())
     result = CliRunner().invoke(main, ["view", str(record)])
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == str(tmp_path / "game.html")
+    assert result.stdout.strip() == str(tmp_path / "game.html")
     assert (tmp_path / "game.html").stat().st_size > 1000
     result = CliRunner().invoke(main, ["view", str(record), "--seat", "1"])
-    assert result.output.strip() == str(tmp_path / "game.seat1.html")
+    assert result.stdout.strip() == str(tmp_path / "game.seat1.html")
     result = CliRunner().invoke(main, ["view", str(record), "--seat", "7"])
     assert result.exit_code == 2 and "seat 7" in result.output
     result = CliRunner().invoke(main, ["view", str(tmp_path / "missing.jsonl")])

@@ -13,9 +13,10 @@ from typing import TypeVar
 
 import pytest
 
-from referee.process.bot import BotLimits, BotProcess, BotSpec
+from referee.process.bot import BotProcess
 from referee.process.isolation.sandbox import SandboxPolicy
 from referee.process.protocol import PROTOCOL_VERSION, Start, StartClock
+from referee.process.spec import BotLimits, BotSpec
 
 T = TypeVar("T")
 

@@ -23,8 +23,8 @@ from click.testing import CliRunner
 
 from referee.cli.main import main
 from referee.match.match import Clock, run_match
-from referee.process.bot import BotLimits, BotSpec
 from referee.process.isolation.sandbox import SandboxPolicy, bot_filter, bwrap_problem
+from referee.process.spec import BotLimits, BotSpec
 from tests.core.toygame import GAME
 from tests.zoo.procs import ready_name, require
 

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from referee.process.bot import BotFault, BotLimits, BotProcess, BotSpec
+from referee.process.bot import BotFault, BotProcess
 from referee.process.isolation.cgroups import freezer_problem
 from referee.process.isolation.sandbox import SandboxPolicy
 from referee.process.protocol import PROTOCOL_VERSION, Start, StartClock
+from referee.process.spec import BotLimits, BotSpec
 from tests.zoo.procs import frozen_by_cgroup
 
 TRACED_SPINNER = """

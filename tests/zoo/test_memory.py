@@ -16,9 +16,9 @@ from typing import Literal
 import pytest
 
 from referee.match.match import Clock, MatchOutcome, run_match
-from referee.process.bot import BotLimits, BotSpec
 from referee.process.isolation.cgroups import memory_group, memory_problem
 from referee.process.isolation.sandbox import SandboxPolicy, bwrap_problem
+from referee.process.spec import BotLimits, BotSpec
 from tests.core.toygame import GAME
 from tests.zoo.procs import ready_name, require
 

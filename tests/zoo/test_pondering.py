@@ -26,8 +26,9 @@ import pytest
 
 from referee.match.match import Clock, MatchOutcome, run_match
 from referee.match.replay import replay
-from referee.process.bot import BotLimits, BotProcess, BotSpec
+from referee.process.bot import BotProcess
 from referee.process.isolation.sandbox import OOM_SCORE_ADJ, SandboxPolicy, bwrap_problem
+from referee.process.spec import BotLimits, BotSpec
 from tests.core.toygame import GAME
 from tests.zoo.procs import tagged_states, while_ready
 

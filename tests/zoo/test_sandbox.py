@@ -33,8 +33,8 @@ from click.testing import CliRunner
 from referee.cli.main import main
 from referee.match.match import Clock, MatchOutcome, run_match
 from referee.match.replay import replay
-from referee.process.bot import BotLimits, BotSpec
 from referee.process.isolation.sandbox import SandboxPolicy, bot_filter, bwrap_problem
+from referee.process.spec import BotLimits, BotSpec
 from tests.core.toygame import GAME
 from tests.zoo.procs import ready_name, require, tagged_states, while_ready
 

@@ -17,7 +17,7 @@ import pytest
 
 from referee.match.match import Clock, MatchOutcome, run_match
 from referee.match.replay import replay
-from referee.process.bot import BotLimits, BotSpec
+from referee.process.spec import BotLimits, BotSpec
 from tests.core.toygame import GAME
 
 ZOO = Path(__file__).with_name("zoo_bot.py")

@@ -360,7 +360,7 @@ lower it (that needs ``CAP_SYS_RESOURCE``, which no sandboxed bot has)."""
 def oom_prefix() -> list[str]:
     """The argv prefix that gives the bot, and everything it starts, the
     :data:`OOM_SCORE_ADJ` (util-linux ``choom``; empty where it is missing, and the
-    fallback ``preexec_fn`` of :class:`referee.process.bot.BotLimits` writes it instead)."""
+    fallback ``preexec_fn`` of :class:`referee.process.spec.BotLimits` writes it instead)."""
     choom = _choom()
     return [choom, "-n", str(OOM_SCORE_ADJ), "--"] if choom else []
 
