@@ -236,3 +236,21 @@ def test_no_function_over_120_lines() -> None:
                     if length > 120:
                         long.append(f"{p.relative_to(ROOT)}:{node.lineno} {node.name} {length}")
     assert long == []
+
+
+def test_the_old_engine_path_still_works_and_warns() -> None:
+    """``referee.engine`` (before the layers) re-exports ``referee.api.engine`` for one
+    release, with a :class:`DeprecationWarning`."""
+    script = (
+        "import warnings\n"
+        "warnings.simplefilter('always')\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    from referee.engine import Game, State, CHANCE\n"
+        "import referee.api.engine as api\n"
+        "assert Game is api.Game and State is api.State and CHANCE == api.CHANCE\n"
+        "print(sorted({w.category.__name__ for w in caught}))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert out.stdout.strip() == "['DeprecationWarning']"

@@ -4,14 +4,17 @@ says, seat views hide the other seats' shares, and the chart has a series per se
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from referee.viewer import write_viewer
 from referee.viewer.timeline import build_timeline
 from tests.viewer.conftest import EXTREMES
+
+T = TypeVar("T")
 
 
 def expected_pieces(game: str, frame: dict[str, Any]) -> dict[str, int]:
@@ -58,6 +61,25 @@ STEP_ALL = """(selectors) => {
   }
   return {failed, counts, series: document.querySelectorAll("#chart polyline.series").length};
 }"""
+
+
+class Reloading:
+    """Steps on a page that reloads itself (a followed record): a reload that lands in
+    the middle of a step destroys its execution context, so the step is run again
+    once the page is ready; the page keeps its place across reloads."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+
+    def run(self, step: Callable[[], T]) -> T:
+        for _ in range(20):
+            self.page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+            try:
+                return step()
+            except Exception as exc:  # playwright's Error, whose module is optional
+                if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
+                    raise
+        raise AssertionError("the page never stayed still for one step")
 
 
 def open_page(browser: Any, path: Path) -> tuple[Any, list[str]]:
@@ -228,19 +250,27 @@ def test_a_followed_page_reloads_and_keeps_the_readers_place(
     part.write_bytes(b"\n".join(raw[:30]) + b"\n")
     html = write_viewer(part, tmp_path / "g.html", live=True)
     page, errors = open_page(browser, html)
+    # The page reloads itself every 1.5 s while unfinished: each step runs between two
+    # reloads (a loaded machine can be slow enough for one to land in a step).
+    live = Reloading(page)
     try:
-        first = page.evaluate("RefereeViewer.data().plies")
-        assert "unfinished" in page.inner_text("#status") and page.title().startswith("(unf")
-        page.select_option("#perspective", "1")
-        page.evaluate("RefereeViewer.goto(7)")
+        first = live.run(lambda: page.evaluate("RefereeViewer.data().plies"))
+        assert "unfinished" in live.run(lambda: page.inner_text("#status"))
+        assert live.run(page.title).startswith("(unf")
+        live.run(lambda: page.select_option("#perspective", "1"))
+        live.run(lambda: page.evaluate("RefereeViewer.goto(7)"))
         part.write_bytes(b"\n".join(raw[:60]) + b"\n")
         write_viewer(part, html, live=True)
-        page.wait_for_function(f"window.RefereeViewer && RefereeViewer.data().plies > {first}")
-        page.wait_for_selector("body[data-ready='1']")
-        assert page.evaluate("RefereeViewer.position()") == 7
-        assert page.evaluate("RefereeViewer.perspective()") == "1"
-        second = page.evaluate("RefereeViewer.data().plies")
-        page.evaluate(f"RefereeViewer.goto({second})")  # at the end: follow the game
+        live.run(
+            lambda: page.wait_for_function(
+                f"window.RefereeViewer && RefereeViewer.data().plies > {first}"
+            )
+        )
+        assert live.run(lambda: page.evaluate("RefereeViewer.position()")) == 7
+        assert live.run(lambda: page.evaluate("RefereeViewer.perspective()")) == "1"
+        second = live.run(lambda: page.evaluate("RefereeViewer.data().plies"))
+        # at the end: follow the game
+        live.run(lambda: page.evaluate(f"RefereeViewer.goto({second})"))
         write_viewer(record, html)  # the game finished
         page.wait_for_function("window.RefereeViewer && RefereeViewer.data().finished")
         page.wait_for_selector("body[data-ready='1']")
