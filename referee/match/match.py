@@ -30,6 +30,7 @@ from referee.match.record import (
     ResultLine,
     SeatInfo,
 )
+from referee.match.settings import DEFAULT_BANK_MS, DEFAULT_MOVE_MS, DEFAULT_STARTUP_MS
 from referee.process.bot import BotFault, BotLimits, BotProcess, BotSpec
 from referee.process.isolation.sandbox import SandboxPolicy
 from referee.process.pool import BotPool, PoolKey, pool_key
@@ -54,9 +55,9 @@ class Clock:
     ``ponder``: let the bots of the seats not on move compute (off: they are stopped
     while another seat thinks, see :mod:`referee.process.turns`)."""
 
-    startup_ms: int = 10_000
-    move_ms: int = 1_000
-    bank_ms: int = 0
+    startup_ms: int = DEFAULT_STARTUP_MS
+    move_ms: int = DEFAULT_MOVE_MS
+    bank_ms: int = DEFAULT_BANK_MS
     ponder: bool = False
 
 
