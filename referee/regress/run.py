@@ -23,7 +23,6 @@ import collections
 import concurrent.futures
 import contextlib
 import math
-import multiprocessing
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,11 +35,12 @@ from referee.games import get_game
 from referee.match.match import Clock, run_match
 from referee.match.settings import DEFAULT_BANK_MS, DEFAULT_MOVE_MS, DEFAULT_STARTUP_MS
 from referee.process.bot import BotSpec
-from referee.process.isolation.affinity import CoreDealer, pinned, wanted
+from referee.process.isolation.affinity import wanted
 from referee.process.isolation.sandbox import SandboxPolicy
-from referee.process.pool import BotPool, close_process_pool, run_here, worker_init
+from referee.process.pool import BotPool, run_here
 from referee.regress.sprt import NormalGSPRT, PentanomialSPRT, SequentialTest
 from referee.tournament.schedule import block_seed
+from referee.tournament.workers import dispatch
 
 EXIT_PASS = 0
 EXIT_REGRESSION = 1
@@ -364,41 +364,19 @@ def _results(
 ) -> Generator[BlockResult, None, None]:
     """Results in block order; at most ``2 * concurrency`` blocks in flight; with
     ``affinity`` each worker (or this process at concurrency 1) is bound to one core
-    with its bots (see :mod:`referee.process.isolation.affinity`)."""
-    if executor is None and concurrency <= 1:
-        try:
-            with pinned(affinity):
-                for job in jobs:
-                    yield play_block_sync(job)
-        finally:
-            close_process_pool()
-        return
-    own = executor is None
-    pool = executor or concurrent.futures.ProcessPoolExecutor(
-        max_workers=concurrency,
-        initializer=worker_init,
-        initargs=(CoreDealer() if affinity else None,),
+    with its bots.  A dead worker, Ctrl-C and an early stop are handled as
+    :func:`referee.tournament.workers.dispatch` says (it raises
+    :class:`referee.tournament.workers.WorkerDied`)."""
+    return dispatch(
+        play_block_sync,
+        jobs,
+        concurrency=concurrency,
+        executor=executor,
+        affinity=affinity,
+        ordered=True,
+        window=2 * concurrency,
+        noun="block",
     )
-    pending: collections.deque[concurrent.futures.Future[BlockResult]] = collections.deque()
-    try:
-        for job in jobs:
-            pending.append(pool.submit(play_block_sync, job))
-            if len(pending) >= 2 * concurrency:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-    except KeyboardInterrupt:
-        if own:
-            # Ctrl-C (the workers ignore it): end the running blocks now (their bots
-            # die with their worker) rather than wait for them.
-            for worker in multiprocessing.active_children():
-                worker.terminate()
-        raise
-    finally:
-        for future in pending:
-            future.cancel()
-        if own:
-            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_regress(
