@@ -5,6 +5,7 @@ worker is killed from outside and when the operator presses Ctrl-C."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -157,7 +158,7 @@ def gated_bot(tmp_path: Path) -> tuple[str, Path]:
 def tournament_args(tmp_path: Path, command: str) -> list[str]:
     config = tmp_path / "t.toml"
     config.write_text(
-        'name = "workers"\ngame = "manila"\nseats = 3\nrounds = 2\nmove_ms = 5000\n'
+        f'name = "workers"\ngame = "manila"\nseats = {SEATS}\nrounds = 2\nmove_ms = 5000\n'
         'startup_ms = 60000\nsandbox = "none"\n'  # the gate file must be visible to the bot
         + "".join(f'[[bots]]\nname = "g{i}"\ncommand = "{command}"\n' for i in range(3))
     )
@@ -181,6 +182,8 @@ def regress_args(tmp_path: Path, command: str) -> list[str]:
         command,
         "--baseline",
         command,
+        "--seats",
+        str(SEATS),
         "--startup-ms",
         "60000",
         "--sandbox",
@@ -204,21 +207,32 @@ def parent(pid: int) -> int | None:
         return None
 
 
-def workers_of(referee_pid: int, gate: Path) -> set[int]:
-    """The worker processes (children of the referee) whose bots wait at the gate."""
-    found = set()
+SEATS = 3
+"""Seats of every match and game in these tests: a worker plays one at a time."""
+
+
+def workers_of(referee_pid: int, gate: Path) -> dict[int, int]:
+    """The worker processes (children of the referee) whose bots wait at the gate,
+    with how many bots each."""
+    found: dict[int, int] = {}
     for bot in tagged_states(str(gate)):
+        if referee_pid in (bot, parent(bot)):
+            continue  # the referee or a worker: regress has the bot command in its argv
         pid: int | None = bot
         while pid is not None and pid > 1 and parent(pid) != referee_pid:
             pid = parent(pid)
         if pid is not None and pid > 1:
-            found.add(pid)
+            found[pid] = found.get(pid, 0) + 1
     return found
 
 
 def start_gated(args: list[str], gate: Path) -> tuple[subprocess.Popen[bytes], set[int]]:
-    """Start the referee; return it once two workers each have bots waiting at the
-    gate, with those workers' pids."""
+    """Start the referee; return it once two workers each have all the bots of their
+    match waiting at the gate, with those workers' pids.
+
+    Waiting for every bot matters: a bot being started as its worker dies may miss
+    its parent-death signal (it is asked for between fork and exec) and live on; the
+    referee's spawn path, not the dispatcher, would have to close that window."""
     proc = subprocess.Popen(
         referee(*args),
         cwd=ROOT,
@@ -227,17 +241,17 @@ def start_gated(args: list[str], gate: Path) -> tuple[subprocess.Popen[bytes], s
         start_new_session=True,
     )
     deadline = time.monotonic() + 60
-    workers: set[int] = set()
+    workers: dict[int, int] = {}
     while time.monotonic() < deadline and proc.poll() is None:
         workers = workers_of(proc.pid, gate)
-        if len(workers) == 2:
+        if list(workers.values()) == [SEATS, SEATS]:
             break
         time.sleep(0.05)
-    if len(workers) != 2:
+    if list(workers.values()) != [SEATS, SEATS]:
         os.killpg(proc.pid, signal.SIGKILL)
         _, err = proc.communicate(timeout=60)
         pytest.fail(f"two workers with bots never showed up: {err.decode()}")
-    return proc, workers
+    return proc, set(workers)
 
 
 def finish(proc: subprocess.Popen[bytes], gate: Path) -> tuple[int, str, str]:
@@ -245,7 +259,11 @@ def finish(proc: subprocess.Popen[bytes], gate: Path) -> tuple[int, str, str]:
     deadline = time.monotonic() + 30  # bots die with their worker (reaped by init)
     while tagged_states(str(gate)) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert tagged_states(str(gate)) == {}, "a bot outlived its worker"
+    left = tagged_states(str(gate))
+    for pid in left:  # never leave a bot waiting at a gate that will not open
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    assert left == {}, "a bot outlived its worker"
     return proc.returncode, out.decode(), err.decode()
 
 
