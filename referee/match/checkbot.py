@@ -217,7 +217,7 @@ def check_bot(
     x ``seats``) and plies of the match under way.  Raises
     :class:`referee.api.engine.OptionError` for a bad seat count.
     """
-    clock = clock or Clock(startup_ms=10_000, move_ms=1000, bank_ms=0)
+    clock = clock or Clock()
     seats = seats or game.min_seats
     game.check_seats(seats)
     slow = slow_ms if slow_ms is not None else clock.move_ms / 2

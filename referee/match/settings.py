@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.match.ranks import Adjudication
-from referee.process.bot import BotLimits
 from referee.process.isolation.sandbox import SandboxPolicy
+from referee.process.spec import BotLimits
 
 DEFAULT_STARTUP_MS = 10_000
 """Time for a bot to answer ``start`` with ``ready``, in ms (every command's default)."""

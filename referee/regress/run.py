@@ -23,27 +23,24 @@ import collections
 import concurrent.futures
 import contextlib
 import math
-import multiprocessing
-import sys
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import click
 import msgspec
 
 from referee.display import terminal
-from referee.errors import BadInput, user_errors
 from referee.games import get_game
 from referee.match.match import Clock, run_match
-from referee.process.isolation.affinity import CoreDealer, pinned, wanted
-from referee.process.isolation.sandbox import MODES, SandboxPolicy, resolve_mode
-from referee.process.pool import BotPool, close_process_pool, run_here, worker_init
-from referee.process.preflight import check_script_paths
-from referee.process.spec import BotSpec, resolve_command
-from referee.regress.sprt import NormalGSPRT, PentanomialSPRT, SequentialTest, sprt_bounds
-from referee.tournament.schedule import block_seed, new_secret
+from referee.match.settings import DEFAULT_BANK_MS, DEFAULT_MOVE_MS, DEFAULT_STARTUP_MS
+from referee.process.isolation.affinity import wanted
+from referee.process.isolation.sandbox import SandboxPolicy
+from referee.process.pool import BotPool, run_here
+from referee.process.spec import BotSpec
+from referee.regress.sprt import NormalGSPRT, PentanomialSPRT, SequentialTest
+from referee.tournament.schedule import block_seed
+from referee.tournament.workers import dispatch
 
 EXIT_PASS = 0
 EXIT_REGRESSION = 1
@@ -266,7 +263,7 @@ class RegressSettings:
     baseline: Entrant
     field_bots: list[Entrant]
     options: dict[str, Any] = field(default_factory=dict)
-    clock: tuple[int, int, int] = (10_000, 1_000, 0)
+    clock: tuple[int, int, int] = (DEFAULT_STARTUP_MS, DEFAULT_MOVE_MS, DEFAULT_BANK_MS)
     ponder: bool = False
     elo0: float = -20.0
     elo1: float = 0.0
@@ -367,41 +364,19 @@ def _results(
 ) -> Generator[BlockResult, None, None]:
     """Results in block order; at most ``2 * concurrency`` blocks in flight; with
     ``affinity`` each worker (or this process at concurrency 1) is bound to one core
-    with its bots (see :mod:`referee.process.isolation.affinity`)."""
-    if executor is None and concurrency <= 1:
-        try:
-            with pinned(affinity):
-                for job in jobs:
-                    yield play_block_sync(job)
-        finally:
-            close_process_pool()
-        return
-    own = executor is None
-    pool = executor or concurrent.futures.ProcessPoolExecutor(
-        max_workers=concurrency,
-        initializer=worker_init,
-        initargs=(CoreDealer() if affinity else None,),
+    with its bots.  A dead worker, Ctrl-C and an early stop are handled as
+    :func:`referee.tournament.workers.dispatch` says (it raises
+    :class:`referee.tournament.workers.WorkerDied`)."""
+    return dispatch(
+        play_block_sync,
+        jobs,
+        concurrency=concurrency,
+        executor=executor,
+        affinity=affinity,
+        ordered=True,
+        window=2 * concurrency,
+        noun="block",
     )
-    pending: collections.deque[concurrent.futures.Future[BlockResult]] = collections.deque()
-    try:
-        for job in jobs:
-            pending.append(pool.submit(play_block_sync, job))
-            if len(pending) >= 2 * concurrency:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-    except KeyboardInterrupt:
-        if own:
-            # Ctrl-C (the workers ignore it): end the running blocks now (their bots
-            # die with their worker) rather than wait for them.
-            for worker in multiprocessing.active_children():
-                worker.terminate()
-        raise
-    finally:
-        for future in pending:
-            future.cancel()
-        if own:
-            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_regress(
@@ -488,7 +463,7 @@ def run_regress(
     )
 
 
-# -- command line -----------------------------------------------------------------
+# -- the report -------------------------------------------------------------------
 
 RESULT_TEXT: dict[Status, str] = {
     "H1": "PASS: H1 accepted, the candidate is not worse",
@@ -522,236 +497,3 @@ def summary_text(summary: RegressSummary) -> str:
     if s.fault:
         lines.append(f"fault: {terminal(s.fault)}")
     return "\n".join(lines)
-
-
-class _RegressCommand(click.Command):
-    """A click command whose usage errors exit with :data:`EXIT_USAGE`, not 2 (inconclusive)."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as exc:
-            exc.exit_code = EXIT_USAGE  # type: ignore[misc]  # per instance, on purpose
-            raise
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except click.UsageError as exc:
-            exc.exit_code = EXIT_USAGE  # type: ignore[misc]  # per instance, on purpose
-            raise
-
-
-def _parse_options(pairs: Iterable[str]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise click.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint="--option")
-        out[key.strip()] = value.strip()
-    return out
-
-
-def _entrant(role: Role, name: str, command: str) -> Entrant:
-    check_script_paths(command)
-    return Entrant(role, name, resolve_command(command), command)
-
-
-@click.command("regress", cls=_RegressCommand)
-@click.option("--game", required=True, help="Game name (see `referee games`).")
-@click.option("--candidate", required=True, metavar="CMD", help="The bot under test.")
-@click.option("--baseline", required=True, metavar="CMD", help="The bot it must not be worse than.")
-@click.option(
-    "--field",
-    "field_cmds",
-    multiple=True,
-    metavar="CMD",
-    help="Opponent for the other seats (repeat; cycled). Default: copies of the baseline.",
-)
-@click.option("--seats", type=int, default=None, help="Seat count (default: the game's minimum).")
-@click.option("--elo0", type=float, default=-20.0, show_default=True, help="H0: Elo difference.")
-@click.option("--elo1", type=float, default=0.0, show_default=True, help="H1: Elo difference.")
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="P(pass | H0).")
-@click.option("--beta", type=float, default=0.05, show_default=True, help="P(fail | H1).")
-@click.option("--max-games", type=click.IntRange(min=2), default=1000, show_default=True)
-@click.option("--option", "opts", multiple=True, metavar="KEY=VALUE", help="Game option.")
-@click.option("--move-ms", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--bank-ms", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--startup-ms", type=click.IntRange(min=1), default=10000, show_default=True)
-@click.option(
-    "--ponder",
-    is_flag=True,
-    help="Let bots compute while other seats are on move (default: a waiting bot is "
-    "stopped once the seat on move has thought 10 ms).",
-)
-@click.option(
-    "--max-plies",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Cut games after this many plies and rank them by position (0 = no limit).",
-)
-@click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option(
-    "--json",
-    "json_path",
-    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
-    help="Write a JSON summary here ('-' for stdout).",
-)
-@click.option(
-    "--records",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Keep every game record and bot stderr log in this directory.",
-)
-@click.option("--quiet", is_flag=True, help="No per-block progress on stderr.")
-@click.option(
-    "--html",
-    "html_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write an HTML page of the run (LLR over games against the bounds) here.",
-)
-@click.option(
-    "--sandbox",
-    type=click.Choice(MODES),
-    default="auto",
-    show_default=True,
-    help="Isolate every bot (bwrap), or not (none); auto: bwrap where it works.",
-)
-@click.option("--network", is_flag=True, help="Let sandboxed bots use the network.")
-@click.option(
-    "--no-reuse",
-    is_flag=True,
-    help="A fresh bot process for every game, even for bots that announce reuse.",
-)
-@click.option(
-    "--affinity/--no-affinity",
-    default=None,
-    help="Bind each worker and its bots to one CPU core  [default: when --concurrency "
-    "is at least the number of cores].",
-)
-@click.option(
-    "--sign-key",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="With --records: sign every record with this Ed25519 private key (PEM), "
-    "each in RECORD.sig (check with `referee replay --verify-key`).",
-)
-@click.option("--seed-secret", hidden=True, default=None, help="Fixed secret (tests only).")
-def regress(
-    game: str,
-    candidate: str,
-    baseline: str,
-    field_cmds: tuple[str, ...],
-    seats: int | None,
-    elo0: float,
-    elo1: float,
-    alpha: float,
-    beta: float,
-    max_games: int,
-    opts: tuple[str, ...],
-    move_ms: int,
-    bank_ms: int,
-    startup_ms: int,
-    ponder: bool,
-    max_plies: int,
-    concurrency: int,
-    json_path: Path | None,
-    records: Path | None,
-    quiet: bool,
-    html_path: Path | None,
-    sandbox: str,
-    network: bool,
-    no_reuse: bool,
-    affinity: bool | None,
-    sign_key: Path | None,
-    seed_secret: str | None,
-) -> None:
-    """Gate a bot: SPRT of CANDIDATE against BASELINE on duplicate blocks of GAME.
-
-    Exit 0: not worse (H1 accepted); 1: regression (H0 accepted); 2: inconclusive at
-    --max-games; 3: a fault of the baseline, the field or the referee stopped the
-    run; 4: bad invocation.  See docs/regress.md.
-    """
-    with user_errors(status=EXIT_USAGE):
-        g = get_game(game)
-        seat_count = seats if seats is not None else g.min_seats
-        g.check_seats(seat_count)
-        options = _parse_options(opts)
-        g.parse_options(options)
-        if not elo0 < elo1:
-            raise BadInput(f"need --elo0 < --elo1 (got {elo0:g}, {elo1:g})")
-        try:
-            sprt_bounds(alpha, beta)  # raises ValueError for impossible error rates
-        except ValueError as exc:
-            raise BadInput(str(exc)) from None
-        settings = RegressSettings(
-            game=g.name,
-            seats=seat_count,
-            candidate=_entrant("candidate", "candidate", candidate),
-            baseline=_entrant("baseline", "baseline", baseline),
-            field_bots=[_entrant("field", f"field{i + 1}", c) for i, c in enumerate(field_cmds)],
-            options=options,
-            clock=(startup_ms, move_ms, bank_ms),
-            ponder=ponder,
-            max_plies=max_plies,
-            elo0=elo0,
-            elo1=elo1,
-            alpha=alpha,
-            beta=beta,
-            max_games=max_games,
-            concurrency=concurrency,
-            records=records,
-            secret=seed_secret or new_secret(),
-            sandbox=resolve_mode(sandbox),
-            network=network,
-            reuse=not no_reuse,
-            affinity=affinity,
-        )
-        signer = None
-        if sign_key is not None:
-            if records is None:
-                raise BadInput("--sign-key needs --records (it signs the records)")
-            from referee.match.signing import Signer
-            from referee.process.preflight import check_key_hidden
-
-            signer = Signer(sign_key)
-            bots = [settings.candidate, settings.baseline, *settings.field_bots]
-            for entrant in bots:
-                check_key_hidden(entrant.argv, settings.sandbox, sign_key, "--sign-key")
-        if records is not None:
-            records.mkdir(parents=True, exist_ok=True)
-
-    history: list[tuple[int, float]] = []
-
-    def progress(result: BlockResult, test: SequentialTest) -> None:
-        if signer is not None:
-            for played in result.games:
-                if played.record is not None:
-                    signer.sign_file(played.record)
-        history.append((2 * test.blocks, test.llr()))
-        if not quiet:
-            click.echo(
-                f"block {result.block}: games {2 * test.blocks}, LLR {test.llr():.3f} "
-                f"[{test.lower:.3f}, {test.upper:.3f}]",
-                err=True,
-            )
-
-    summary = run_regress(settings, on_block=progress)
-    if html_path is not None:
-        from referee.regress.page import render_regress_page
-
-        html_path.write_text(render_regress_page(summary, history), encoding="utf-8")
-    to_stdout = json_path is not None and str(json_path) == "-"
-    if json_path is not None:
-        if to_stdout:
-            click.echo(summary.to_json().decode(), nl=False)
-        else:
-            try:
-                json_path.write_bytes(summary.to_json())
-            except OSError as exc:
-                click.echo(f"referee: error: cannot write {json_path}: {exc}", err=True)
-                sys.exit(EXIT_FAULT)
-    text = summary_text(summary)
-    click.echo(text, err=to_stdout)
-    if summary.status == "fault":
-        click.echo(f"referee: error: {terminal(summary.fault or '')}", err=True)
-    sys.exit(summary.exit_code)

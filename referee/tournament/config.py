@@ -37,6 +37,7 @@ from typing import Any, Literal
 import msgspec
 
 from referee.errors import RefereeError
+from referee.match.settings import DEFAULT_BANK_MS, DEFAULT_MOVE_MS, DEFAULT_STARTUP_MS
 
 
 class BotEntry(msgspec.Struct, forbid_unknown_fields=True):
@@ -71,9 +72,9 @@ class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
     rounds: int = 1
     games: int | None = None
     format: Literal["round-robin", "gauntlet"] = "round-robin"
-    move_ms: int = 1000
-    startup_ms: int = 10_000
-    bank_ms: int = 0
+    move_ms: int = DEFAULT_MOVE_MS
+    startup_ms: int = DEFAULT_STARTUP_MS
+    bank_ms: int = DEFAULT_BANK_MS
     ponder: bool = False
     """Let bots compute while other seats are on move; ``false`` (default): a bot is
     stopped while another seat thinks (see :mod:`referee.process.turns`)."""

@@ -19,14 +19,12 @@ with asyncio; the parent alone writes the database.
 from __future__ import annotations
 
 import concurrent.futures
-import multiprocessing
 import os
 import shlex
 import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -37,9 +35,9 @@ from referee.errors import RefereeError
 from referee.games import get_game
 from referee.match.match import Adjudication, Clock, MatchOutcome, run_match
 from referee.process import loop as event_loop
-from referee.process.isolation.affinity import CoreDealer, pinned, wanted
+from referee.process.isolation.affinity import wanted
 from referee.process.isolation.sandbox import SandboxPolicy, resolve_mode
-from referee.process.pool import BotPool, close_process_pool, run_here, worker_init
+from referee.process.pool import BotPool, run_here
 from referee.process.spec import BotCommandError, BotLimits, BotSpec, resolve_command
 from referee.tournament.config import TournamentConfig
 from referee.tournament.resultsdb import MatchRow
@@ -53,6 +51,7 @@ from referee.tournament.rundir import (
     set_aside_damage,
 )
 from referee.tournament.schedule import ScheduledMatch, block_seed, new_secret, round_robin
+from referee.tournament.workers import WorkerDied, dispatch
 
 if TYPE_CHECKING:
     from referee.match.signing import Signer
@@ -446,56 +445,25 @@ def _results(
     remote: bool = False,
     affinity: bool = False,
 ) -> Iterable[MatchRow]:
+    """The rows of ``jobs`` as their matches finish (see
+    :func:`referee.tournament.workers.dispatch`); remote results are published into
+    the run directory first.  Raises :class:`TournamentError` if a worker process died."""
     if not jobs:
         return
-    if remote:
-        assert executor is not None, "remote play needs an executor"
-        by_future = {executor.submit(play_job_remote, job): job for job in jobs}
-        try:
-            for done in concurrent.futures.as_completed(by_future):
-                result: RemoteResult = done.result()
-                publish_remote(by_future[done], result)
-                yield result.row
-        finally:
-            for pending in by_future:
-                pending.cancel()
-        return
-    if executor is None and concurrency <= 1:
-        try:
-            with pinned(affinity):
-                for job in jobs:
-                    yield play_job_sync(job)
-        finally:
-            close_process_pool()
-        return
-    own = executor is None
-    pool = executor or concurrent.futures.ProcessPoolExecutor(
-        max_workers=concurrency,
-        initializer=worker_init,
-        initargs=(CoreDealer() if affinity else None,),
-    )
-    futures: list[concurrent.futures.Future[MatchRow]] = []
     try:
-        futures.extend(pool.submit(play_job_sync, job) for job in jobs)
-        for future in concurrent.futures.as_completed(futures):
-            try:
-                row = future.result()
-            except BrokenProcessPool:
-                raise TournamentError(
-                    "a worker process died while playing a match (killed from outside?); "
-                    "finished matches are saved, continue with --resume"
-                ) from None
-            yield row
-    except BaseException:
-        if own:
-            # Ctrl-C, or the caller stopped: end the running matches now (their bots
-            # die with their worker) rather than wait for them.
-            for worker in multiprocessing.active_children():
-                worker.terminate()
-        raise
-    finally:
-        if own:
-            pool.shutdown(wait=True, cancel_futures=True)
-        else:
-            for queued in futures:
-                queued.cancel()
+        if remote:
+            assert executor is not None, "remote play needs an executor"
+            by_id = {job.match.id: job for job in jobs}
+            for result in dispatch(
+                play_job_remote, jobs, concurrency=concurrency, executor=executor
+            ):
+                publish_remote(by_id[result.row.id], result)
+                yield result.row
+            return
+        yield from dispatch(
+            play_job_sync, jobs, concurrency=concurrency, executor=executor, affinity=affinity
+        )
+    except WorkerDied as exc:
+        raise TournamentError(
+            f"{exc}; finished matches are saved, continue with --resume"
+        ) from None

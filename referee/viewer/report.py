@@ -15,11 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import click
-
 from referee.api.render import SEAT_COLORS
 from referee.display import html_text
-from referee.errors import user_errors
 from referee.match.record import RecordError
 from referee.process.protocol import FAULTS
 from referee.progress import Progress
@@ -312,27 +309,3 @@ def render_report(run: Path, out: Path, *, make_viewers: bool = False) -> str:
         + "".join(body)
         + "</body></html>"
     )
-
-
-@click.command("report")
-@click.argument("run", type=click.Path(file_okay=False, path_type=Path))
-@click.option(
-    "-o",
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Output HTML file (default: RUN/report.html).",
-)
-@click.option(
-    "--viewers",
-    is_flag=True,
-    help="Also write each match's viewer page beside its record (links to existing ones "
-    "are always made).",
-)
-def report(run: Path, out: Path | None, viewers: bool) -> None:
-    """Write a self-contained HTML report of the tournament run in RUN and print its path."""
-    target = out if out is not None else run / "report.html"
-    with user_errors(status=2, prefix="error: "):
-        text = render_report(run, target, make_viewers=viewers)
-        target.write_text(text, encoding="utf-8")
-    click.echo(str(target))

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from referee.cli.main import render
+from referee.cli.output import render
 from referee.display import (
     csv_cell,
     html_text,

@@ -124,7 +124,11 @@ def _referee(
     )
 
 
-BUG = "def broken(name):\n    raise ValueError('a bug, not a user mistake')\ncli.get_game = broken"
+BUG = (
+    "import referee.cli.schema\n"
+    "def broken(name):\n    raise ValueError('a bug, not a user mistake')\n"
+    "referee.cli.schema.get_game = broken"
+)
 
 
 def test_a_bug_shows_its_traceback_and_exits_1() -> None:
@@ -152,12 +156,12 @@ def test_referee_traceback_shows_it_for_a_user_error_too() -> None:
 
 
 def test_a_bug_in_regress_setup_is_not_a_bad_invocation(monkeypatch: pytest.MonkeyPatch) -> None:
-    import referee.regress.run
+    import referee.cli.regress
 
     def broken(name: str) -> None:
         raise KeyError("a bug")
 
-    monkeypatch.setattr(referee.regress.run, "get_game", broken)
+    monkeypatch.setattr(referee.cli.regress, "get_game", broken)
     result = CliRunner().invoke(
         main, ["regress", "--game", "manila", "--candidate", "x", "--baseline", "y"]
     )
@@ -172,7 +176,7 @@ def test_a_bug_in_regress_setup_is_not_a_bad_invocation(monkeypatch: pytest.Monk
 def test_a_bug_in_the_viewer_is_not_a_bad_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import referee.viewer.command
+    import referee.cli.view
 
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError("a bug")
@@ -181,7 +185,7 @@ def test_a_bug_in_the_viewer_is_not_a_bad_record(
     record.write_text("")
     result = CliRunner().invoke(main, ["view", str(record)])
     assert result.exit_code == 2 and result.stderr.startswith("error: ")
-    monkeypatch.setattr(referee.viewer.command, "write_viewer", broken)
+    monkeypatch.setattr(referee.cli.view, "write_viewer", broken)
     result = CliRunner().invoke(main, ["view", str(record)])
     assert result.exit_code == 1 and isinstance(result.exception, ValueError)
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee.cli.main import _short_name, main
+from referee.cli.main import main
+from referee.cli.play import _short_name
 from referee.games import all_games
 from referee.process.preflight import check_script_paths, display_stem, script_arguments
 from referee.tournament.config import ConfigError, load_config
@@ -144,7 +145,7 @@ def test_failed_dask_start_leaves_no_run(tmp_path: Path, monkeypatch: pytest.Mon
     def unreachable(address: str) -> None:
         raise TournamentError(f"cannot reach the Dask scheduler at {address}: timed out")
 
-    monkeypatch.setattr("referee.cli.main.dask_executor", unreachable)
+    monkeypatch.setattr("referee.cli.tournament.dask_executor", unreachable)
     code, _, err = invoke(
         "tournament", str(config), "--out", str(out), "--executor", "dask", "--scheduler", "x:1"
     )

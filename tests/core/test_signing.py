@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from referee.cli.regress import regress
 from referee.games import all_games
 from referee.match.signing import SignatureError, Signer, signature_path, verify_file
 from referee.process.isolation.sandbox import bwrap_problem
-from referee.regress.run import regress
 from tests.core.cli_helpers import (
     RANDOM,
     invoke,

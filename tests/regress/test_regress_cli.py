@@ -11,6 +11,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from referee.cli.regress import regress
 from referee.games import all_games
 from referee.match.replay import replay
 from referee.regress.run import (
@@ -22,7 +23,6 @@ from referee.regress.run import (
     first_foreign_fault,
     lineups_for,
     pairwise_score,
-    regress,
 )
 from tests.core.toygame import GAME
 

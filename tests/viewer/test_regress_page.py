@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from referee.cli.regress import regress
 from referee.games import all_games
 from referee.regress.page import render_regress_page
-from referee.regress.run import RegressSummary, regress
+from referee.regress.run import RegressSummary
 from tests.core.toygame import GAME
 
 ROOT = Path(__file__).resolve().parents[2]

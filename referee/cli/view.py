@@ -1,4 +1,4 @@
-"""The ``referee view`` command."""
+"""``referee view RECORD``: a self-contained HTML replay viewer of a record."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from referee.cli.options import html_out_option
 from referee.errors import user_errors
 from referee.progress import Progress
 from referee.viewer import write_viewer
@@ -14,13 +15,7 @@ from referee.viewer.timeline import Timeline
 
 @click.command("view")
 @click.argument("record", type=click.Path(path_type=Path))
-@click.option(
-    "-o",
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Output HTML file (default: beside the record).",
-)
+@html_out_option("Output HTML file (default: beside the record).")
 @click.option(
     "--seat",
     type=int,
