@@ -32,8 +32,8 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -153,7 +153,9 @@ class BotLimits:
 
 @dataclass
 class BotSpec:
-    """A bot to run: display name, argv (already resolved), and an optional wrapper.
+    """A bot to run: display name, argv (already resolved), and an optional wrapper;
+    ``move_ms``/``bank_ms``: this seat's own clock (ms; ``None``: the match's), which a
+    human seat gets by default (:mod:`referee.human.command`).
 
     ``wrapper`` is an argv prefix such as ``["firejail", "--quiet"]`` of a sandbox of
     the user's own; ``command`` is the text shown in records (defaults to the joined
@@ -164,10 +166,17 @@ class BotSpec:
     argv: list[str]
     command: str = ""
     wrapper: list[str] = field(default_factory=list)
+    move_ms: int | None = None
+    bank_ms: int | None = None
 
     def __post_init__(self) -> None:
         if not self.command:
             self.command = shlex.join(self.argv)
+        if _is_human(self.argv):  # a person's clock unless the entrant set one
+            from referee.human.command import BANK_MS, MOVE_MS
+
+            self.move_ms = MOVE_MS if self.move_ms is None else self.move_ms
+            self.bank_ms = BANK_MS if self.bank_ms is None else self.bank_ms
 
 
 def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> list[str]:
@@ -186,6 +195,10 @@ def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> lis
         raise BotCommandError(f"cannot parse bot command {command!r}: {exc}") from None
     if not argv:
         raise BotCommandError("empty bot command")
+    if argv[0] == "human":  # the built-in human seat (referee/human/command.py)
+        from referee.human.command import human_argv
+
+        return human_argv(argv[1:])
     base = Path(base_dir)
     # The arguments preflight checks as scripts (``python3 my_bot.py``, ``node bot.js``)
     # are resolved too, slash or not: the bot runs in a working directory of its own.
@@ -212,6 +225,12 @@ def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> lis
     elif shutil.which(program) is None:
         raise BotCommandError(f"bot program not found on PATH: {program}")
     return resolved
+
+
+def _is_human(argv: Sequence[str]) -> bool:
+    from referee.human.command import is_human
+
+    return is_human(argv)
 
 
 def scrubbed_environment(home: str, token: str) -> dict[str, str]:
@@ -536,6 +555,9 @@ class BotProcess:
         """
         limits = limits or BotLimits()
         sandbox = sandbox or SandboxPolicy()
+        human = _is_human(spec.argv)
+        if human:  # a person's seat: loopback and a browser, no sandbox (docs/human.md)
+            sandbox, limits = SandboxPolicy(), replace(limits, max_memory_mb=0)
         reaper.enable_subreaper()
         workdir = tempfile.mkdtemp(prefix="bot-", dir=workdir_base())
         token = reaper.new_token()
@@ -947,6 +969,8 @@ class BotProcess:
         no other), and reads the tree again, until no new process appears; a tree
         found to hold too many processes is not read further (that could take
         seconds)."""
+        if _is_human(self.spec.argv):
+            return  # a person's seat keeps serving its page while others move
         self.frozen = True
         group = self._group
         if group is not None and group.freezer is not None:

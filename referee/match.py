@@ -149,10 +149,14 @@ def final_ranks(engine_ranks: Sequence[int], fault_plies: Sequence[int | None]) 
 class _Seat:
     """Referee-side state of one seat during a match."""
 
-    def __init__(self, outcome: SeatOutcome, bot: BotProcess | None, bank_ms: int) -> None:
+    def __init__(
+        self, outcome: SeatOutcome, bot: BotProcess | None, bank_ms: int, move_ms: int
+    ) -> None:
         self.outcome = outcome
         self.bot = bot
         self.bank_ms = float(bank_ms)
+        self.start_bank_ms = bank_ms
+        self.move_ms = move_ms  # this seat's clock: the match's, or its entrant's own
         self.events: list[Any] = []
 
     @property
@@ -230,7 +234,7 @@ async def run_match(
                     format=FORMAT,
                     game=game.name,
                     options=options_json,
-                    seats=[SeatInfo(b.name, b.command) for b in bots],
+                    seats=[SeatInfo(b.name, b.command, b.move_ms, b.bank_ms) for b in bots],
                     referee=__version__,
                     match=match_id,
                     clock=header_clock(clock),
@@ -254,7 +258,10 @@ async def run_match(
         procs = await _obtain(bots, keys, log_dir, limits, policy, pool, reuse_tag)
         seats.extend(
             _Seat(
-                SeatOutcome(spec.name), None if isinstance(proc, BotFault) else proc, clock.bank_ms
+                SeatOutcome(spec.name),
+                None if isinstance(proc, BotFault) else proc,
+                clock.bank_ms if spec.bank_ms is None else spec.bank_ms,
+                clock.move_ms if spec.move_ms is None else spec.move_ms,
             )
             for spec, proc in zip(bots, procs, strict=True)
         )
@@ -385,7 +392,7 @@ async def _handshake(
             seat=index,
             seats=len(seats),
             players=players,
-            clock=StartClock(clock.startup_ms, clock.move_ms, clock.bank_ms, clock.ponder),
+            clock=StartClock(clock.startup_ms, seat.move_ms, seat.start_bank_ms, clock.ponder),
         )
         try:
             ready = await seat.bot.handshake(start, clock.startup_ms)
@@ -443,10 +450,10 @@ async def _ask(
         view=state.view(index),
         legal=legal,
         events=seat.events,
-        clock=MoveClock(clock.move_ms, int(seat.bank_ms)),
+        clock=MoveClock(seat.move_ms, int(seat.bank_ms)),
     )
     seat.events = []
-    allowance_s = (clock.move_ms + seat.bank_ms) / 1000.0
+    allowance_s = (seat.move_ms + seat.bank_ms) / 1000.0
     if guard is not None:
         guard.asking(index)
     try:
@@ -455,9 +462,9 @@ async def _ask(
         finally:
             if guard is not None:
                 guard.answered()
-        if ms > clock.move_ms + seat.bank_ms:
+        if ms > seat.move_ms + seat.bank_ms:
             raise BotFault("timeout", f"replied after {ms:.0f} ms")
-        seat.bank_ms -= max(0.0, ms - clock.move_ms)
+        seat.bank_ms -= max(0.0, ms - seat.move_ms)
         if reply.index is not None:
             if not 0 <= reply.index < len(legal):
                 raise BotFault("illegal", f"index {reply.index} out of range 0..{len(legal) - 1}")

@@ -35,11 +35,15 @@ BUFFER_BYTES: Final = 64 * 1024
 costs more than the rest of writing the record)."""
 
 
-class SeatInfo(msgspec.Struct):
-    """Who played a seat: display name and the command line that was run."""
+class SeatInfo(msgspec.Struct, omit_defaults=True):
+    """Who played a seat: display name and the command line that was run; ``move_ms``
+    and ``bank_ms`` only when the seat had a clock of its own (an entrant's, or a human
+    seat's), different from the header's."""
 
     name: str
     command: str
+    move_ms: int | None = None
+    bank_ms: int | None = None
 
 
 class Header(msgspec.Struct, tag_field="type", tag="header"):
