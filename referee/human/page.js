@@ -13,7 +13,7 @@ const RefereeHuman = (() => {
   /* The board elements a click can choose, per game: [selector, data attribute,
      action fields it names, value map from the attribute to the field's value]. */
   const BINDINGS = {
-    manila: [["g.punt", "good", ["good"]]],
+    manila: [["g.punt", "good", ["good", "spot"]], ["g[data-spot]", "spot", ["spot"]]],
     navegador: [["g.region", "region", ["region", "dst"], (v, st) => (st.regions || [])[Number(v)]]],
     "puerto-rico": [["g.role", "role", ["role"]], ["g.supply-building", "building", ["building"]], ["g.city-building", "name", ["building"]]],
     "roads-and-boats": [["polygon.hex", "hex", ["hex"], (v) => Number(v)]],

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import Any, TextIO
 
 from referee.human.table import Table
@@ -84,3 +85,12 @@ def main(argv: list[str] | None = None) -> None:
         if not args.no_browser:
             open_browser(server.url, args.display)
     serve_protocol(table, sys.stdin.buffer, sys.stdout)
+    if not args.tty and table.result is not None:
+        # let a waiting page fetch the result before the seat goes (the referee allows
+        # a second after closing the input)
+        table.result_served.wait(RESULT_GRACE_S)
+        time.sleep(0.05)
+
+
+RESULT_GRACE_S = 0.8
+"""Longest wait, after the match ended, for the page to fetch the result (seconds)."""

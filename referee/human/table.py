@@ -54,6 +54,8 @@ class Table:
         self.closed = False
         self._choice: tuple[int, int] | None = None
         self.moves = 0
+        self.result_served = threading.Event()
+        """Set once a snapshot holding the result has been handed to the page."""
         self._mine: set[int] = set()  # plies of this seat's own moves, logged when chosen
 
     # -- the protocol side -----------------------------------------------------------
@@ -228,6 +230,8 @@ class Table:
                 status = "waiting for the game to start"
             else:
                 status = "waiting for the other seats"
+            if self.result is not None:
+                self.result_served.set()
             return {
                 "version": self.version,
                 "game": start.get("game"),

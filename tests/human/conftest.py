@@ -1,0 +1,82 @@
+"""Fixtures of the human-seat tests: a real ``referee play`` with a ``human`` seat, and
+the headless Chromium of the viewer tests."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.viewer.conftest import browser  # noqa: F401  (the shared Chromium fixture)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class HumanMatch:
+    """A running ``referee play`` whose seat ``seat`` is the human seat at ``url``."""
+
+    process: subprocess.Popen[str]
+    url: str
+    record: Path
+    seat: int
+
+    @property
+    def base(self) -> str:
+        """``http://127.0.0.1:PORT``."""
+        return self.url.split("/?", 1)[0]
+
+    @property
+    def token(self) -> str:
+        """The page's token."""
+        return self.url.split("token=", 1)[1]
+
+    def finish(self, timeout_s: float = 60.0) -> str:
+        """Wait for the referee to end; its stdout (raises on a non-zero exit)."""
+        out, err = self.process.communicate(timeout=timeout_s)
+        assert self.process.returncode == 0, err
+        return out
+
+
+def start_match(
+    tmp_path: Path, game: str, bots: list[str], *, seed: int = 1, extra: list[str] | None = None
+) -> HumanMatch:
+    """Start ``referee play GAME`` with ``bots`` (one of them ``human ...``, to which
+    ``--no-browser --url-file`` are added) and wait for the human page's URL."""
+    url_file = tmp_path / "human.url"
+    record = tmp_path / "game.jsonl"
+    argv = [sys.executable, "-m", "referee.cli", "play", game, "--seed", str(seed)]
+    argv += ["--record", str(record), *(extra or [])]
+    seat = -1
+    for i, bot in enumerate(bots):
+        if bot.split()[0] == "human":
+            bot += f" --no-browser --url-file {url_file}"
+            seat = i
+        argv += ["--bot", bot]
+    process = subprocess.Popen(
+        argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 60
+    while not url_file.exists():
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            out, err = process.communicate()
+            raise AssertionError(f"the human seat never served its page: {out} {err}")
+        time.sleep(0.02)
+    return HumanMatch(process, url_file.read_text().strip(), record, seat)
+
+
+@pytest.fixture
+def human_match(tmp_path: Path) -> Iterator[list[HumanMatch]]:
+    """Matches started with :func:`start_match`; any still running is killed at the end."""
+    started: list[HumanMatch] = []
+    yield started
+    for m in started:
+        if m.process.poll() is None:
+            m.process.kill()
+            m.process.communicate()
