@@ -179,16 +179,20 @@ const RefereeHuman = (() => {
     if (sending) return;
     sending = true;
     drawActions();
+    let sent = false;
     try {
       const { status, data } = await api("/action", { id, index });
-      if (status === 200) notice(`You: ${data.text}`, true);
+      sent = status === 200;
+      if (sent) notice(`You: ${data.text}`, true);
       else notice(`Refused: ${data.error}`, false);
     } catch (err) {
       notice(`Could not send the move: ${err}`, false);
     } finally {
       sending = false;
       shownRequest = undefined;
-      if (S) { S.request = S.request && S.request.id === id ? null : S.request; render(); }
+      // the request answered is gone (the next state brings the next one)
+      if (S && sent && S.request && S.request.id === id) S.request = null;
+      if (S) render();
     }
   }
 

@@ -3,12 +3,14 @@ the headless Chromium of the viewer tests."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,3 +82,30 @@ def human_match(tmp_path: Path) -> Iterator[list[HumanMatch]]:
         if m.process.poll() is None:
             m.process.kill()
             m.process.communicate()
+
+
+def click_to_the_end(page: Any, rng: random.Random) -> tuple[int, int]:
+    """Click through the rest of the game on an open seat page: at each request, a
+    board element naming exactly one legal action (half the time, where there is one)
+    or a legal-action button, chosen by ``rng``; ``(moves, board clicks)``."""
+    moves = board = 0
+    last = ""
+    while True:
+        page.wait_for_function(
+            "last => document.body.dataset.finished === '1' || "
+            "(document.body.dataset.request && document.body.dataset.request !== last && "
+            "document.querySelector('#actions button.act:not([disabled])'))",
+            arg=last,
+            timeout=30_000,
+        )
+        if page.evaluate("document.body.dataset.finished") == "1":
+            return moves, board
+        last = page.evaluate("document.body.dataset.request")
+        targets = page.locator("#board .clickable[data-choices]:not([data-choices*=' '])")
+        if targets.count() and rng.random() < 0.5:
+            targets.nth(rng.randrange(targets.count())).click()
+            board += 1
+        else:
+            buttons = page.locator("#actions button.act:not([disabled])")
+            buttons.nth(rng.randrange(buttons.count())).click()
+        moves += 1

@@ -4,44 +4,24 @@ page received is scanned for other seats' hidden information."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from pathlib import Path
 from typing import Any
 
 from referee.replay import replay
-from tests.human.conftest import HumanMatch, start_match
+from tests.human.conftest import HumanMatch, click_to_the_end, start_match
 from tests.human.leaks import scan
 
 MANILA_BOT = "python3 bots/manila_bot.py"
 
 
 def play_by_clicking(page: Any, match: HumanMatch, seed: int) -> tuple[int, int]:
-    """Click through the whole game on ``page``: a legal-action button, or a board
-    element naming exactly one legal action; ``(moves, board clicks)``."""
-    rng = random.Random(seed)
+    """Open the seat's page and click through the whole game (see
+    :func:`click_to_the_end`); ``(moves, board clicks)``."""
     page.goto(match.url)
-    moves = board = 0
-    last = ""
-    while True:
-        page.wait_for_function(
-            "last => document.body.dataset.finished === '1' || "
-            "(document.body.dataset.request && document.body.dataset.request !== last && "
-            "document.querySelector('#actions button.act:not([disabled])'))",
-            arg=last,
-            timeout=30_000,
-        )
-        if page.evaluate("document.body.dataset.finished") == "1":
-            return moves, board
-        last = page.evaluate("document.body.dataset.request")
-        targets = page.locator("#board .clickable[data-choices]:not([data-choices*=' '])")
-        if targets.count() and rng.random() < 0.5:
-            targets.nth(rng.randrange(targets.count())).click()
-            board += 1
-        else:
-            buttons = page.locator("#actions button.act:not([disabled])")
-            buttons.nth(rng.randrange(buttons.count())).click()
-        moves += 1
+    return click_to_the_end(page, random.Random(seed))
 
 
 def collect_responses(page: Any) -> list[str]:
@@ -49,10 +29,8 @@ def collect_responses(page: Any) -> list[str]:
     bodies: list[str] = []
 
     def keep(response: Any) -> None:
-        try:
+        with contextlib.suppress(Exception):  # a request abandoned when the seat closed
             bodies.append(response.text())
-        except Exception:  # a request the page abandoned when the seat closed
-            pass
 
     page.on("response", keep)
     return bodies
@@ -87,8 +65,11 @@ def test_a_person_plays_manila_in_the_browser(
 def test_a_person_plays_roads_and_boats_alone(
     browser: Any, tmp_path: Path, human_match: list[HumanMatch]
 ) -> None:
-    """A whole 1-seat Roads & Boats game by clicking; the record replays, verdict ok."""
-    match = start_match(tmp_path, "roads-and-boats", ["human"], seed=2)
+    """A whole 1-seat Roads & Boats game by clicking (3 solo turns instead of 20, to
+    stay quick); the record replays, verdict ok."""
+    match = start_match(
+        tmp_path, "roads-and-boats", ["human"], seed=2, extra=["--option", "solo_turns=3"]
+    )
     human_match.append(match)
     page = browser.new_page()
     moves, _ = play_by_clicking(page, match, seed=2)
