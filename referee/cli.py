@@ -76,6 +76,7 @@ from referee.tournament import (
     sandbox_in_force,
 )
 from referee.viewer.command import view as view_command
+from referee.viewer.watch_command import watch as watch_command
 from referee.viewer.report import report as report_command
 from referee.wording import counted
 
@@ -953,6 +954,7 @@ def keygen(key: Path) -> None:
 
 main.add_command(regress)
 main.add_command(view_command)
+main.add_command(watch_command)
 main.add_command(report_command)
 
 

@@ -35,6 +35,7 @@ from referee.protocol import (
 )
 from referee.record import (
     FORMAT,
+    LIVE_FLUSH_S,
     ChanceLine,
     FaultLine,
     Header,
@@ -222,7 +223,9 @@ async def run_match(
         pool = None  # a reused process could not have these paths hidden
     keys = [pool_key(spec, limits, base_policy) for spec in bots]
     finished = False
-    writer = RecordWriter(record_path, fsync=fsync) if record_path else None
+    writer = (
+        RecordWriter(record_path, fsync=fsync, flush_after_s=LIVE_FLUSH_S) if record_path else None
+    )
     if log_dir is not None:
         log_dir.mkdir(parents=True, exist_ok=True)
     seats: list[_Seat] = []
