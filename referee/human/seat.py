@@ -63,10 +63,11 @@ def main(argv: list[str] | None = None) -> None:
     """Run the seat: a page server (or the terminal) and the protocol loop."""
     args = parse_args(argv)
     table = Table()
+    conversation = None
     if args.tty:
         from referee.human.tty import play_in_terminal
 
-        play_in_terminal(table, args.terminal)
+        conversation = play_in_terminal(table, args.terminal)
     else:
         from referee.human.server import start_server
         from referee.human.web import announce, open_browser
@@ -85,7 +86,9 @@ def main(argv: list[str] | None = None) -> None:
         if not args.no_browser:
             open_browser(server.url, args.display)
     serve_protocol(table, sys.stdin.buffer, sys.stdout)
-    if not args.tty and table.result is not None:
+    if conversation is not None:
+        conversation.join(RESULT_GRACE_S)  # the result, printed on the terminal
+    elif table.result is not None:
         # let a waiting page fetch the result before the seat goes (the referee allows
         # a second after closing the input)
         table.result_served.wait(RESULT_GRACE_S)

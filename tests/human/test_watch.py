@@ -95,7 +95,7 @@ def test_watch_follows_a_running_tournament_match(
 ) -> None:
     """The index lists the running match; its viewer shows the plies written to the
     record within 2 s, marked unfinished, and shows the finished game at the end."""
-    run, part = running
+    _, part = running
     url, _ = watch_server
     page = browser.new_page()
     page.goto(url)
