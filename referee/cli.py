@@ -76,8 +76,8 @@ from referee.tournament import (
     sandbox_in_force,
 )
 from referee.viewer.command import view as view_command
-from referee.viewer.watch_command import watch as watch_command
 from referee.viewer.report import report as report_command
+from referee.viewer.watch_command import watch as watch_command
 from referee.wording import counted
 
 P = ParamSpec("P")
@@ -285,6 +285,18 @@ def schema(game: str) -> None:
     click.echo(msgspec.json.format(msgspec.json.encode(wire_schema(get_game(game)))).decode())
 
 
+def _seat_clocks(
+    specs: list[BotSpec], move_ms_for: Sequence[str], bank_ms_for: Sequence[str]
+) -> None:
+    """Give seats their own clocks from ``--move-ms-for``/``--bank-ms-for``."""
+    from referee.seat_clocks import parse_seat_values
+
+    for seat, ms in parse_seat_values(move_ms_for, len(specs), "--move-ms-for", 1).items():
+        specs[seat].move_ms = ms
+    for seat, ms in parse_seat_values(bank_ms_for, len(specs), "--bank-ms-for", 0).items():
+        specs[seat].bank_ms = ms
+
+
 @main.command()
 @click.argument("game")
 @click.option("--bot", "bots", multiple=True, required=True, help="Bot command, one per seat.")
@@ -295,6 +307,20 @@ def schema(game: str) -> None:
 )
 @click.option("--move-ms", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--bank-ms", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option(
+    "--move-ms-for",
+    "move_ms_for",
+    multiple=True,
+    metavar="SEAT=MS",
+    help="A seat's own move time (a human seat: 60000 unless given).",
+)
+@click.option(
+    "--bank-ms-for",
+    "bank_ms_for",
+    multiple=True,
+    metavar="SEAT=MS",
+    help="A seat's own time bank (a human seat: 3600000 unless given).",
+)
 @click.option("--startup-ms", type=click.IntRange(min=1), default=10000, show_default=True)
 @click.option(
     "--ponder",
@@ -333,6 +359,8 @@ def play(
     record: Path | None,
     move_ms: int,
     bank_ms: int,
+    move_ms_for: tuple[str, ...],
+    bank_ms_for: tuple[str, ...],
     startup_ms: int,
     ponder: bool,
     opts: tuple[str, ...],
@@ -362,6 +390,7 @@ def play(
     for b in bots:
         check_script_paths(b)
     specs = [BotSpec(n, resolve_command(b), b) for n, b in zip(labels, bots, strict=True)]
+    _seat_clocks(specs, move_ms_for, bank_ms_for)
     if record is not None:
         check_writable_file(record, "--record")
     if logs is not None:
