@@ -50,6 +50,7 @@ def start_match(
 ) -> HumanMatch:
     """Start ``referee play GAME`` with ``bots`` (one of them ``human ...``, to which
     ``--no-browser --url-file`` are added) and wait for the human page's URL."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     url_file = tmp_path / "human.url"
     record = tmp_path / "game.jsonl"
     argv = [sys.executable, "-m", "referee.cli", "play", game, "--seed", str(seed)]
@@ -109,3 +110,35 @@ def click_to_the_end(page: Any, rng: random.Random) -> tuple[int, int]:
             buttons = page.locator("#actions button.act:not([disabled])")
             buttons.nth(rng.randrange(buttons.count())).click()
         moves += 1
+
+
+def play_by_http(match: HumanMatch, seed: int = 0) -> int:
+    """Play the human seat to the end through its HTTP interface (random legal
+    choices, no browser); the number of moves made."""
+    import json
+    import urllib.request
+
+    rng = random.Random(seed)
+    version, moves = -1, 0
+    while True:
+        request = urllib.request.Request(
+            f"{match.base}/state?since={version}", headers={"X-Referee-Token": match.token}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as f:
+                state = json.loads(f.read())
+        except OSError:
+            return moves  # the seat has closed: the match is over
+        version = state["version"]
+        if state["result"] is not None:
+            return moves
+        if state["request"] is not None:
+            legal = state["request"]["legal"]
+            body = json.dumps({"id": state["request"]["id"], "index": rng.randrange(len(legal))})
+            post = urllib.request.Request(
+                f"{match.base}/action",
+                data=body.encode(),
+                headers={"X-Referee-Token": match.token, "Content-Type": "application/json"},
+            )
+            with urllib.request.urlopen(post, timeout=30):
+                moves += 1

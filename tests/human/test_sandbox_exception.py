@@ -4,11 +4,14 @@ module runs an event loop of its own, which playwright's would stand in the way 
 from __future__ import annotations
 
 import asyncio
+import json
+import socket
 from pathlib import Path
 
 from referee.bot import BotProcess, BotSpec, resolve_command
 from referee.human.command import BANK_MS, MOVE_MS, is_human
 from referee.sandbox import SandboxPolicy, bwrap_problem
+from tests.human.conftest import HumanMatch, play_by_http, start_match
 from tests.zoo.procs import require
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,3 +49,34 @@ def test_a_human_seat_has_a_person_s_clock_unless_given_one() -> None:
     assert (own.move_ms, own.bank_ms) == (5_000, 0)
     bot = BotSpec("b", resolve_command("python3 bots/random_bot.py", ROOT))
     assert (bot.move_ms, bot.bank_ms) == (None, None)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_sandboxed_bot_cannot_reach_the_human_page(
+    tmp_path: Path, human_match: list[HumanMatch]
+) -> None:
+    """A bot that tries to connect to the human seat's port: refused inside the
+    sandbox (its own empty network namespace), connected without one (so the probe
+    itself works)."""
+    require(bwrap_problem(), "sandbox")
+    names = {}
+    for mode in ("bwrap", "none"):
+        port = free_port()
+        probe = f"python3 {ROOT / 'tests' / 'human' / 'probe_bot.py'} {port}"
+        match = start_match(
+            tmp_path / mode,
+            "roads-and-boats",
+            [f"human --port {port}", probe],
+            seed=1,
+            extra=["--sandbox", mode, "--max-plies", "40", "--format", "json"],
+        )
+        human_match.append(match)
+        play_by_http(match)
+        names[mode] = json.loads(match.finish())["seats"][1]["ready name"]
+    assert "probe-unreachable" in names["bwrap"]
+    assert "probe-connected" in names["none"]
