@@ -39,15 +39,16 @@ def start(argv: list[str], **kwargs: Any) -> subprocess.Popen[str]:
 
 @pytest.fixture
 def running(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
-    """A tournament of slow bots (150 ms a move) being played: ``(run dir, the .part
-    record of its first match)``; ended at the test's end."""
+    """A tournament of slow bots (300 ms a move: a game of about 15 s, long enough to
+    open its page on a loaded machine) being played: ``(run dir, the .part record of
+    its first match)``; ended at the test's end."""
     config = tmp_path / "slow.toml"
     config.write_text(
         'name = "watch-test"\ngame = "manila"\nseats = 3\nrounds = 1\nmove_ms = 5000\n'
         'sandbox = "none"\nreuse = false\n'
-        f'[[bots]]\nname = "slow"\ncommand = "python3 {SLOW} 0.15"\n'
-        f'[[bots]]\nname = "slow2"\ncommand = "python3 {SLOW} 0.15"\n'
-        f'[[bots]]\nname = "slow3"\ncommand = "python3 {SLOW} 0.15"\n'
+        f'[[bots]]\nname = "slow"\ncommand = "python3 {SLOW} 0.3"\n'
+        f'[[bots]]\nname = "slow2"\ncommand = "python3 {SLOW} 0.3"\n'
+        f'[[bots]]\nname = "slow3"\ncommand = "python3 {SLOW} 0.3"\n'
     )
     out = tmp_path / "run"
     process = start([*REFEREE, "tournament", str(config), "--out", str(out)])
