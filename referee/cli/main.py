@@ -34,6 +34,7 @@ from referee.cli.results import results
 from referee.cli.schema import schema
 from referee.cli.tournament import tournament
 from referee.cli.view import view
+from referee.cli.watch import watch
 from referee.process import loop as event_loop
 
 __all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "RefereeGroup", "main"]
@@ -98,6 +99,7 @@ main.add_command(check_bot_command)
 main.add_command(keygen)
 main.add_command(regress)
 main.add_command(view)
+main.add_command(watch)
 main.add_command(report)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
@@ -20,6 +21,7 @@ from referee.cli.options import (
     sign_key_option,
 )
 from referee.cli.output import render
+from referee.cli.seat_clocks import parse_seat_values
 from referee.display import terminal_json
 from referee.games import get_game
 from referee.match.match import Adjudication, Clock, new_match_id, run_match
@@ -46,6 +48,20 @@ from referee.wording import counted
     "--record", type=click.Path(dir_okay=False, path_type=Path), help="Write the record here."
 )
 @clock_options
+@click.option(
+    "--move-ms-for",
+    "move_ms_for",
+    multiple=True,
+    metavar="SEAT=MS",
+    help="A seat's own move time (a human seat: 60000 unless given).",
+)
+@click.option(
+    "--bank-ms-for",
+    "bank_ms_for",
+    multiple=True,
+    metavar="SEAT=MS",
+    help="A seat's own time bank (a human seat: 3600000 unless given).",
+)
 @ponder_option
 @game_option_option
 @max_plies_option("End an unfinished game after this many plies (0 = no limit).")
@@ -70,6 +86,8 @@ def play(
     record: Path | None,
     move_ms: int,
     bank_ms: int,
+    move_ms_for: tuple[str, ...],
+    bank_ms_for: tuple[str, ...],
     startup_ms: int,
     ponder: bool,
     opts: tuple[str, ...],
@@ -99,6 +117,7 @@ def play(
     for b in bots:
         check_script_paths(b)
     specs = [BotSpec(n, resolve_command(b), b) for n, b in zip(labels, bots, strict=True)]
+    _seat_clocks(specs, move_ms_for, bank_ms_for)
     if record is not None:
         check_writable_file(record, "--record")
     if logs is not None:
@@ -171,3 +190,13 @@ def play(
 def _short_name(command: str, seat: int) -> str:
     """``SCRIPT#SEAT``: the bot's script name (or program name) and its seat."""
     return f"{display_stem(command)}#{seat}"
+
+
+def _seat_clocks(
+    specs: list[BotSpec], move_ms_for: Sequence[str], bank_ms_for: Sequence[str]
+) -> None:
+    """Give seats their own clocks from ``--move-ms-for``/``--bank-ms-for``."""
+    for seat, ms in parse_seat_values(move_ms_for, len(specs), "--move-ms-for", 1).items():
+        specs[seat].move_ms = ms
+    for seat, ms in parse_seat_values(bank_ms_for, len(specs), "--bank-ms-for", 0).items():
+        specs[seat].bank_ms = ms

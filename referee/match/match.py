@@ -25,6 +25,7 @@ from referee.api.rng import KEYED, derive_seed, match_rng
 from referee.match.ranks import Adjudication, adjudicated_ranks, final_ranks
 from referee.match.record import (
     FORMAT,
+    LIVE_FLUSH_S,
     ChanceLine,
     FaultLine,
     Header,
@@ -110,10 +111,14 @@ def new_match_id(prefix: str = "play") -> str:
 class _Seat:
     """Referee-side state of one seat during a match."""
 
-    def __init__(self, outcome: SeatOutcome, bot: BotProcess | None, bank_ms: int) -> None:
+    def __init__(
+        self, outcome: SeatOutcome, bot: BotProcess | None, bank_ms: int, move_ms: int
+    ) -> None:
         self.outcome = outcome
         self.bot = bot
         self.bank_ms = float(bank_ms)
+        self.start_bank_ms = bank_ms
+        self.move_ms = move_ms  # this seat's clock: the match's, or its entrant's own
         self.events: list[Any] = []
 
     @property
@@ -177,7 +182,11 @@ class Match:
             pool = None  # a reused process could not have these paths hidden
         self.pool, self.log_dir, self.on_ply = pool, log_dir, on_ply
         self.keys = [pool_key(spec, settings.limits, base_policy) for spec in bots]
-        self.writer = RecordWriter(record_path, fsync=settings.fsync) if record_path else None
+        self.writer = (
+            RecordWriter(record_path, fsync=settings.fsync, flush_after_s=LIVE_FLUSH_S)
+            if record_path
+            else None
+        )
         self.seats: list[_Seat] = []
         self.guard: TurnGuard | None = None
         self.ply = 0
@@ -222,7 +231,7 @@ class Match:
                     format=FORMAT,
                     game=game.name,
                     options=options_json,
-                    seats=[SeatInfo(b.name, b.command) for b in bots],
+                    seats=[SeatInfo(b.name, b.command, b.move_ms, b.bank_ms) for b in bots],
                     referee=__version__,
                     match=settings.match_id,
                     clock=header_clock(self.clock),
@@ -239,7 +248,8 @@ class Match:
             _Seat(
                 SeatOutcome(spec.name),
                 None if isinstance(proc, BotFault) else proc,
-                self.clock.bank_ms,
+                self.clock.bank_ms if spec.bank_ms is None else spec.bank_ms,
+                self.clock.move_ms if spec.move_ms is None else spec.move_ms,
             )
             for spec, proc in zip(bots, procs, strict=True)
         )
@@ -447,7 +457,7 @@ async def _handshake(
             seat=index,
             seats=len(seats),
             players=players,
-            clock=StartClock(clock.startup_ms, clock.move_ms, clock.bank_ms, clock.ponder),
+            clock=StartClock(clock.startup_ms, seat.move_ms, seat.start_bank_ms, clock.ponder),
         )
         try:
             ready = await seat.bot.handshake(start, clock.startup_ms)
@@ -505,10 +515,10 @@ async def _ask(
         view=state.view(index),
         legal=legal,
         events=seat.events,
-        clock=MoveClock(clock.move_ms, int(seat.bank_ms)),
+        clock=MoveClock(seat.move_ms, int(seat.bank_ms)),
     )
     seat.events = []
-    allowance_s = (clock.move_ms + seat.bank_ms) / 1000.0
+    allowance_s = (seat.move_ms + seat.bank_ms) / 1000.0
     if guard is not None:
         guard.asking(index)
     try:
@@ -517,9 +527,9 @@ async def _ask(
         finally:
             if guard is not None:
                 guard.answered()
-        if ms > clock.move_ms + seat.bank_ms:
+        if ms > seat.move_ms + seat.bank_ms:
             raise BotFault("timeout", f"replied after {ms:.0f} ms")
-        seat.bank_ms -= max(0.0, ms - clock.move_ms)
+        seat.bank_ms -= max(0.0, ms - seat.move_ms)
         if reply.index is not None:
             if not 0 <= reply.index < len(legal):
                 raise BotFault("illegal", f"index {reply.index} out of range 0..{len(legal) - 1}")

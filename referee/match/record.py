@@ -17,6 +17,7 @@ the seed).
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,12 +35,20 @@ BUFFER_BYTES: Final = 64 * 1024
 """Record bytes gathered in memory before a ``write`` (one system call per move
 costs more than the rest of writing the record)."""
 
+LIVE_FLUSH_S: Final = 0.25
+"""How long a match's record lines wait in memory at most (seconds) before they are
+written to the ``.part`` file, so the game can be followed live (``referee watch``)."""
 
-class SeatInfo(msgspec.Struct):
-    """Who played a seat: display name and the command line that was run."""
+
+class SeatInfo(msgspec.Struct, omit_defaults=True):
+    """Who played a seat: display name and the command line that was run; ``move_ms``
+    and ``bank_ms`` only when the seat had a clock of its own (an entrant's, or a human
+    seat's), different from the header's."""
 
     name: str
     command: str
+    move_ms: int | None = None
+    bank_ms: int | None = None
 
 
 class Header(msgspec.Struct, tag_field="type", tag="header"):
@@ -119,8 +128,20 @@ class RecordWriter:
     behind (an unfinished match, never mistaken for a finished one).
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        fsync: bool = True,
+        flush_after_s: float | None = None,
+    ) -> None:
+        """``flush_after_s``: also write out gathered lines that many seconds after the
+        first of them (a timer on the running asyncio loop), so a reader following the
+        ``.part`` file (``referee watch``, ``view --follow``) sees a game's plies as it
+        is played; ``None``: only by size and at the end."""
         self.path = Path(path)
+        self._flush_after = flush_after_s
+        self._timer: asyncio.TimerHandle | None = None
         self.partial = self.path.with_name(self.path.name + ".part")
         self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         self._fsync = fsync
@@ -138,9 +159,19 @@ class RecordWriter:
         self._pending += b"\n"
         if len(self._pending) >= BUFFER_BYTES:
             self._flush()
+        elif self._flush_after is not None and self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(self._flush_after, self._due)
+
+    def _due(self) -> None:
+        self._timer = None
+        if self._fd is not None and self._pending:
+            self._flush()
 
     def _flush(self) -> None:
         assert self._fd is not None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         view = memoryview(self._pending)
         try:
             while view:

@@ -31,7 +31,7 @@ import tempfile
 import time
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +64,7 @@ from referee.process.spec import (
     TASKS_PER_PROCESS,
     BotLimits,
     BotSpec,
+    is_human,
     scrubbed_environment,
 )
 
@@ -214,6 +215,8 @@ class BotProcess:
         """
         limits = limits or BotLimits()
         sandbox = sandbox or SandboxPolicy()
+        if is_human(spec.argv):  # a person's seat: loopback and a browser, no sandbox
+            sandbox, limits = SandboxPolicy(), replace(limits, max_memory_mb=0)
         reaper.enable_subreaper()
         workdir = tempfile.mkdtemp(prefix="bot-", dir=workdir_base())
         token = reaper.new_token()
@@ -626,6 +629,8 @@ class BotProcess:
         no other), and reads the tree again, until no new process appears; a tree
         found to hold too many processes is not read further (that could take
         seconds)."""
+        if is_human(self.spec.argv):
+            return  # a person's seat keeps serving its page while others move
         self.frozen = True
         group = self._group
         if group is not None and group.freezer is not None:

@@ -12,7 +12,7 @@ import resource
 import shlex
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,7 +92,9 @@ class BotLimits:
 
 @dataclass
 class BotSpec:
-    """A bot to run: display name, argv (already resolved), and an optional wrapper.
+    """A bot to run: display name, argv (already resolved), and an optional wrapper;
+    ``move_ms``/``bank_ms``: this seat's own clock (ms; ``None``: the match's), which a
+    human seat gets by default (:mod:`referee.human.command`).
 
     ``wrapper`` is an argv prefix such as ``["firejail", "--quiet"]`` of a sandbox of
     the user's own; ``command`` is the text shown in records (defaults to the joined
@@ -103,10 +105,17 @@ class BotSpec:
     argv: list[str]
     command: str = ""
     wrapper: list[str] = field(default_factory=list)
+    move_ms: int | None = None
+    bank_ms: int | None = None
 
     def __post_init__(self) -> None:
         if not self.command:
             self.command = shlex.join(self.argv)
+        if is_human(self.argv):  # a person's clock unless the entrant set one
+            from referee.human.command import BANK_MS, MOVE_MS
+
+            self.move_ms = MOVE_MS if self.move_ms is None else self.move_ms
+            self.bank_ms = BANK_MS if self.bank_ms is None else self.bank_ms
 
 
 def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> list[str]:
@@ -125,6 +134,10 @@ def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> lis
         raise BotCommandError(f"cannot parse bot command {command!r}: {exc}") from None
     if not argv:
         raise BotCommandError("empty bot command")
+    if argv[0] == "human":  # the built-in human seat (referee/human/command.py)
+        from referee.human.command import human_argv
+
+        return human_argv(argv[1:])
     base = Path(base_dir)
     # The arguments preflight checks as scripts (``python3 my_bot.py``, ``node bot.js``)
     # are resolved too, slash or not: the bot runs in a working directory of its own.
@@ -151,6 +164,15 @@ def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> lis
     elif shutil.which(program) is None:
         raise BotCommandError(f"bot program not found on PATH: {program}")
     return resolved
+
+
+def is_human(argv: Sequence[str]) -> bool:
+    """True for the built-in human seat's command (:mod:`referee.human.command`): the
+    one bot that is not sandboxed, not stopped while others move, and has a person's
+    clock (docs/human.md)."""
+    from referee.human.command import is_human as human
+
+    return human(argv)
 
 
 def scrubbed_environment(home: str, token: str) -> dict[str, str]:

@@ -45,11 +45,22 @@ class BotEntry(msgspec.Struct, forbid_unknown_fields=True):
 
     ``wrapper`` is a command prefix run in front of ``command`` (for example
     ``"firejail --quiet --net=none"`` or ``"bwrap --ro-bind / / --dev /dev --"``).
+    ``move_ms``/``bank_ms``: this entrant's own clock (ms) instead of the
+    tournament's (unset: the tournament's; a ``human`` entrant: a person's, see
+    :mod:`referee.human.command`).
     """
 
     name: str
     command: str
     wrapper: str = ""
+    move_ms: int | None = None
+    bank_ms: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.move_ms is not None and self.move_ms <= 0) or (
+            self.bank_ms is not None and self.bank_ms < 0
+        ):
+            raise ValueError(f"bot {self.name!r}: move_ms must be positive, bank_ms at least 0")
 
 
 class TournamentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

@@ -96,6 +96,8 @@ class MatchJob(msgspec.Struct, kw_only=True):
     hidden: list[str] = []
     reuse: bool = False
     ponder: bool = False
+    seat_clocks: list[tuple[int | None, int | None]] = []
+    """Per seat: its entrant's own ``(move_ms, bank_ms)`` (``None``: the match's)."""
 
 
 def wrap(wrapper: str) -> list[str]:
@@ -220,6 +222,7 @@ def jobs_for(
             argv=[manifest.argv[i] for i in m.lineup],
             clock=(cfg.startup_ms, cfg.move_ms, cfg.bank_ms),
             ponder=cfg.ponder,
+            seat_clocks=[(cfg.bots[i].move_ms, cfg.bots[i].bank_ms) for i in m.lineup],
             limits={
                 "max_line_bytes": cfg.max_line_bytes,
                 "max_stderr_bytes": cfg.max_stderr_bytes,
@@ -273,7 +276,12 @@ async def play_job(job: MatchJob, pool: BotPool | None = None) -> MatchRow:
     startup_ms, move_ms, bank_ms = job.clock
     outcome = await run_match(
         game,
-        [BotSpec(n, a) for n, a in zip(job.names, job.argv, strict=True)],
+        [
+            BotSpec(n, a, move_ms=c[0], bank_ms=c[1])
+            for n, a, c in zip(
+                job.names, job.argv, job.seat_clocks or [(None, None)] * len(job.names), strict=True
+            )
+        ],
         seed=job.seed,
         options=game.parse_options(job.options),
         clock=Clock(startup_ms, move_ms, bank_ms, job.ponder),

@@ -20,7 +20,18 @@ PACKAGE = ROOT / "referee"
 
 # Layers from the bottom up; a module may import its own layer and those below it.
 # The top-level helpers (errors, display, wording, progress) sit under every layer.
-LAYERS = ["api", "games", "botkit", "process", "match", "tournament", "regress", "viewer", "cli"]
+LAYERS = [
+    "api",
+    "games",
+    "botkit",
+    "human",
+    "process",
+    "match",
+    "tournament",
+    "regress",
+    "viewer",
+    "cli",
+]
 HELPERS = {"referee", "referee.errors", "referee.display", "referee.wording", "referee.progress"}
 SHIMS = {"referee.engine"}
 

@@ -23,8 +23,8 @@
     return s + "</g>";
   }
 
-  function office(x, y, label, cost, payout, who, ctx, cls) {
-    let s = `<g class="office ${cls}"><rect x="${x}" y="${y}" width="84" height="44" rx="5" fill="#fffaf0" stroke="#7a6a50"/>`;
+  function office(x, y, label, cost, payout, who, ctx, cls, spot) {
+    let s = `<g class="office ${cls}" data-spot="${spot}"><rect x="${x}" y="${y}" width="84" height="44" rx="5" fill="#fffaf0" stroke="#7a6a50"/>`;
     s += T(x + 6, y + 15, label, { size: 12, weight: 700 }) + T(x + 6, y + 36, `${cost}→${payout}`, { size: 11, fill: "#555" });
     if (who >= 0) s += meeple(x + 64, y + 24, ctx.colors[who], "accomplice", 9);
     return s + "</g>";
@@ -66,7 +66,7 @@
       let t = `<rect x="${PX}" y="${y}" width="290" height="220" rx="8" fill="${fill}" stroke="#7a6a50" stroke-width="2"/>` + T(PX + 10, y + 20, name, { size: 15, weight: 700 });
       ["A", "B", "C"].forEach((b, i) => {
         t += `<rect x="${PX + 14}" y="${y + 28 + i * 46}" width="170" height="42" rx="4" fill="none" stroke="#a08d6b" stroke-dasharray="4 3"/>`;
-        t += office(PX + 196, y + 26 + i * 62, `${name} ${b}`.replace("shipyard", "yard"), st.office_costs[i], st.office_payouts[i], offices[i] ?? -1, ctx, cls);
+        t += office(PX + 196, y + 26 + i * 62, `${name} ${b}`.replace("shipyard", "yard"), st.office_costs[i], st.office_payouts[i], offices[i] ?? -1, ctx, cls, `${cls}-${"abc"[i]}`);
       });
       return t;
     };
@@ -94,18 +94,18 @@
     s += punts;
     // pirates, pilots, insurance
     const RY = 364;
-    s += `<g class="pirate-ship"><rect x="${X0}" y="${RY}" width="200" height="56" rx="6" fill="#3c3c3c"/>` + T(X0 + 8, RY + 18, "pirates (5)", { fill: "#fff", size: 12, weight: 700 });
+    s += `<g class="pirate-ship" data-spot="pirate"><rect x="${X0}" y="${RY}" width="200" height="56" rx="6" fill="#3c3c3c"/>` + T(X0 + 8, RY + 18, "pirates (5)", { fill: "#fff", size: 12, weight: 700 });
     for (let i = 0; i < Math.max(2, (f.pirates || []).length); i++) {
       const who = (f.pirates || [])[i];
       if (who !== undefined && who >= 0) s += meeple(X0 + 40 + i * 34, RY + 38, ctx.colors[who], "accomplice pirate", 9);
       else s += `<circle cx="${X0 + 40 + i * 34}" cy="${RY + 38}" r="9" fill="none" stroke="#aaa"/>`;
     }
     s += "</g>";
-    const slot = (x, label, who, cls) => `<g class="${cls}"><rect x="${x}" y="${RY}" width="150" height="56" rx="6" fill="#fffaf0" stroke="#7a6a50"/>` + T(x + 8, RY + 18, label, { size: 12, weight: 700 }) +
+    const slot = (x, label, who, cls, spot) => `<g class="${cls}" data-spot="${spot}"><rect x="${x}" y="${RY}" width="150" height="56" rx="6" fill="#fffaf0" stroke="#7a6a50"/>` + T(x + 8, RY + 18, label, { size: 12, weight: 700 }) +
       (who >= 0 ? meeple(x + 120, RY + 32, ctx.colors[who], "accomplice", 10) : `<circle cx="${x + 120}" cy="${RY + 32}" r="10" fill="none" stroke="#bbb"/>`) + "</g>";
-    s += slot(X0 + 210, "small pilot (2)", f.small_pilot, "pilot");
-    s += slot(X0 + 370, "large pilot (5)", f.large_pilot, "pilot");
-    s += slot(X0 + 530, "insurance (+10)", f.insurance, "insurance");
+    s += slot(X0 + 210, "small pilot (2)", f.small_pilot, "pilot", "pilot-small");
+    s += slot(X0 + 370, "large pilot (5)", f.large_pilot, "pilot", "pilot-large");
+    s += slot(X0 + 530, "insurance (+10)", f.insurance, "insurance", "insurance");
     // share price track
     const TX = 30, TY = 500;
     s += `<rect x="${TX}" y="${TY}" width="300" height="280" rx="8" fill="#fffaf0" stroke="#7a6a50"/>` + T(TX + 10, TY + 20, "share prices", { size: 14, weight: 700 });
@@ -158,5 +158,9 @@
     return s;
   }
 
-  RefereeViewer.register("manila", { draw });
+  /* Board elements a person's click can choose (the human seat's page): [selector,
+     data attribute, action fields it names, optional map from the attribute's text to
+     the field's value]. */
+  const targets = [["g.punt", "good", ["good", "spot"]], ["g[data-spot]", "spot", ["spot"]]];
+  RefereeViewer.register("manila", { draw, targets });
 })();

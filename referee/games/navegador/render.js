@@ -143,5 +143,9 @@
     return s + "</svg>";
   }
 
-  RefereeViewer.register("navegador", { draw });
+  /* Board elements a person's click can choose (the human seat's page): [selector,
+     data attribute, action fields it names, optional map from the attribute's text to
+     the field's value]. */
+  const targets = [["g.region", "region", ["region", "dst"], (v, st) => (st.regions || [])[Number(v)]]];
+  RefereeViewer.register("navegador", { draw, targets });
 })();

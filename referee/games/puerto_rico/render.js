@@ -87,7 +87,7 @@
       list.forEach((b, i) => {
         const xx = x + 8 + c * 166, yy = y + 24 + i * (b.large ? 58 : 48);
         const left = f.building_supply[b.name] ?? 0;
-        s += `<g class="supply-building" opacity="${left > 0 ? 1 : 0.35}"><rect x="${xx}" y="${yy}" width="160" height="${b.large ? 54 : 44}" rx="4" fill="${BLD(b)}" stroke="#333"/>`;
+        s += `<g class="supply-building" data-building="${esc(b.name)}" opacity="${left > 0 ? 1 : 0.35}"><rect x="${xx}" y="${yy}" width="160" height="${b.large ? 54 : 44}" rx="4" fill="${BLD(b)}" stroke="#333"/>`;
         s += T(xx + 6, yy + 15, short(b.name), { size: 11, weight: 700, fill: BLD_INK(b) });
         s += T(xx + 6, yy + 32, `${b.cost}d · ${b.vp}VP · ×${left}`, { size: 10.5, fill: BLD_INK(b) });
         s += "</g>";
@@ -160,5 +160,9 @@
     return s + "</svg>";
   }
 
-  RefereeViewer.register("puerto-rico", { draw });
+  /* Board elements a person's click can choose (the human seat's page): [selector,
+     data attribute, action fields it names, optional map from the attribute's text to
+     the field's value]. */
+  const targets = [["g.role", "role", ["role"]], ["g.supply-building", "building", ["building"]], ["g.city-building", "name", ["building"]]];
+  RefereeViewer.register("puerto-rico", { draw, targets });
 })();

@@ -71,7 +71,7 @@
   function mapLayer(f, ctx, st, L) {
     let s = "";
     const S = L.size;
-    for (const [x, y, ter] of L.hexes) s += `<polygon class="hex" data-terrain="${ter}" points="${hexPath(x, y, S)}" fill="${TERRAIN[ter] || "#ccc"}" stroke="#5a5a4a" stroke-width="1"/>` + glyph(x, y, ter, S);
+    for (const [i, [x, y, ter]] of L.hexes.entries()) s += `<polygon class="hex" data-hex="${i}" data-terrain="${ter}" points="${hexPath(x, y, S)}" fill="${TERRAIN[ter] || "#ccc"}" stroke="#5a5a4a" stroke-width="1"/>` + glyph(x, y, ter, S);
     // rivers: centre to the middle of each river side
     const inner = S * Math.sqrt(3) / 2;
     for (const [x, y, , rivers] of L.hexes) {
@@ -271,5 +271,9 @@
     return s + "</svg>";
   }
 
-  RefereeViewer.register("roads-and-boats", { draw });
+  /* Board elements a person's click can choose (the human seat's page): [selector,
+     data attribute, action fields it names, optional map from the attribute's text to
+     the field's value]. */
+  const targets = [["polygon.hex", "hex", ["hex"], (v) => Number(v)]];
+  RefereeViewer.register("roads-and-boats", { draw, targets });
 })();

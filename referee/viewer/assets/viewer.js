@@ -230,7 +230,8 @@ const RefereeViewer = (() => {
     return { play: q.get("play") === "1", y: Number(q.get("y")) || 0 };
   }
 
-  function start() {
+  /* opts.reloadMs: how often a live page reloads (referee watch) */
+  function start(opts) {
     D = JSON.parse($("referee-data").textContent);
     for (const [k, s] of Object.entries(D.streams)) streams[k] = { base: s.base, ops: s.ops };
     for (const k of Object.keys(streams)) prepare(k);
@@ -274,7 +275,7 @@ const RefereeViewer = (() => {
     if (saved.play) togglePlay();
     window.addEventListener("pagehide", saveState);
     // a page of a running game (referee view --follow) reloads itself until the game ends
-    if (D.live) setTimeout(() => { saveState(); location.reload(); }, RELOAD_MS);
+    if (D.live) setTimeout(() => { saveState(); location.reload(); }, (opts && opts.reloadMs) || RELOAD_MS);
     document.body.dataset.readyMs = String(Math.round(performance.now()));
     document.body.dataset.ready = "1";
   }
