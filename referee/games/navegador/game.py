@@ -47,3 +47,17 @@ class NavegadorGame(Game[NavegadorOptions]):
         """The state behind ``view``.  Nothing is sampled: face-down tiles are only
         decided when explored, so the view already holds every fact."""
         return state_from_view(view)
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated alias ``Navegador`` of :class:`NavegadorGame`, with a warning."""
+    if name == "Navegador":
+        import warnings
+
+        warnings.warn(
+            "referee.games.navegador.game.Navegador is deprecated: use NavegadorGame",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return NavegadorGame
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
