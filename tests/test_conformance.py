@@ -1,129 +1,109 @@
-"""API battery every registered game must pass (in the spirit of PettingZoo's api_test)."""
+"""API battery every registered game must pass (in the spirit of PettingZoo's api_test).
+
+The battery itself is :mod:`referee.api.conformance`; here it runs on every registered
+game, one test per check and seat count, and on deliberately broken toy games to show
+that it catches each fault."""
 
 from __future__ import annotations
 
-import random
+from typing import Any, Self
 
-import msgspec
 import pytest
 
-from referee.api.engine import CHANCE, TERMINAL, Game, IllegalAction, InvalidChance
-from referee.api.playout import random_playout
+from referee.api import conformance
+from referee.api.conformance import ConformanceFailure, check_game
+from referee.api.engine import Game, State
 from tests.conftest import GAME_SEATS, GAMES
+from tests.core.toygame import RaceState, SecretRace
 
 pytestmark = pytest.mark.skipif(not GAMES, reason="no game registered")
 
 
-def test_game_names_are_cli_names() -> None:
-    for name, game in GAMES.items():
-        assert name == game.name
-        assert name.islower() and " " not in name and "_" not in name
-        assert 1 <= game.min_seats <= game.max_seats
-
-
-@pytest.mark.parametrize(("game", "seats"), GAME_SEATS)
-def test_random_play_is_well_formed(game: Game, seats: int) -> None:
-    """Random games end; every view, legal list and action round-trips through JSON."""
-    rng = random.Random(f"conformance-{game.name}-{seats}")
-    for _ in range(3):
-        state = game.new_game(seats, game.parse_options({}))
-        plies = 0
-        while (seat := state.to_move()) != TERMINAL:
-            plies += 1
-            assert plies < 200_000, "game does not end"
-            if seat == CHANCE:
-                outcome = state.sample_chance(rng)
-                state.apply_chance(msgspec.json.decode(msgspec.json.encode(outcome)))
-                continue
-            assert 0 <= seat < seats
-            legal = state.legal_actions()
-            assert legal, "a decision node with no legal action"
-            wire = msgspec.json.encode(legal)
-            decoded = [game.decode_action(obj) for obj in msgspec.json.decode(wire)]
-            assert decoded == legal
-            view = state.view(seat)
-            msgspec.json.encode(view)
-            state.apply_action(legal[rng.randrange(len(legal))])
-        scores, ranks = state.scores(), state.ranks()
-        assert len(scores) == len(ranks) == seats
-        assert min(ranks) == 1 and max(ranks) <= seats
-        for a in range(seats):
-            for b in range(seats):
-                if scores[a] > scores[b]:
-                    assert ranks[a] <= ranks[b]
-
-
-@pytest.mark.parametrize(("game", "seats"), GAME_SEATS)
-def test_replay_from_history_is_deterministic(game: Game, seats: int) -> None:
-    """Re-applying recorded chance outcomes and actions reproduces the same game."""
-    played = random_playout(game, seats, random.Random(7), game.parse_options({}), record=True)
-    state = game.new_game(seats, game.parse_options({}))
-    for who, what in played.history:
-        if who == "chance":
-            state.apply_chance(msgspec.json.decode(msgspec.json.encode(what)))
-        else:
-            assert state.to_move() == who
-            state.apply_action(game.decode_action(msgspec.to_builtins(what)))
-    assert state.is_terminal()
-    assert state.scores() == played.state.scores()
-    assert state.ranks() == played.state.ranks()
-
-
-@pytest.mark.parametrize(("game", "seats"), GAME_SEATS)
-def test_clone_is_independent(game: Game, seats: int) -> None:
-    rng = random.Random(11)
-    state = game.new_game(seats, game.parse_options({}))
-    for _ in range(60):
-        if state.is_terminal():
-            break
-        copy = state.clone()
-        before = msgspec.json.encode([state.view(s) for s in range(seats)])
-        # advance the copy; the original must not change
-        if copy.to_move() == CHANCE:
-            copy.apply_chance(copy.sample_chance(rng))
-        else:
-            legal = copy.legal_actions()
-            copy.apply_action(legal[rng.randrange(len(legal))])
-        assert msgspec.json.encode([state.view(s) for s in range(seats)]) == before
-        if state.to_move() == CHANCE:
-            state.apply_chance(state.sample_chance(rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-
-
-@pytest.mark.parametrize(("game", "seats"), GAME_SEATS)
-def test_wrong_node_kind_raises_typed_errors(game: Game, seats: int) -> None:
-    state = game.new_game(seats, game.parse_options({}))
-    rng = random.Random(3)
-    while state.to_move() == CHANCE:
-        state.apply_chance(state.sample_chance(rng))
-    with pytest.raises(InvalidChance):
-        state.sample_chance(rng)
-    while state.to_move() != TERMINAL:
-        if state.to_move() == CHANCE:
-            with pytest.raises(IllegalAction):
-                state.legal_actions()
-            state.apply_chance(state.sample_chance(rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-    with pytest.raises(IllegalAction):
-        state.legal_actions()
-
-
+@pytest.mark.parametrize("check", list(conformance.GAME_CHECKS))
 @pytest.mark.parametrize("game", list(GAMES.values()), ids=list(GAMES))
-def test_bad_seat_count_and_options_rejected(game: Game) -> None:
-    from referee.api.engine import OptionError
-
-    with pytest.raises(OptionError):
-        game.new_game(game.max_seats + 1, game.parse_options({}))
-    with pytest.raises(OptionError):
-        game.parse_options({"no-such-option": "1"})
+def test_game_check(game: Game, check: str) -> None:
+    conformance.GAME_CHECKS[check](game)
 
 
-@pytest.mark.parametrize("game", list(GAMES.values()), ids=list(GAMES))
-def test_schema_is_json(game: Game) -> None:
-    schema = game.schema()
-    msgspec.json.encode(schema)
-    assert "$defs" in schema
+@pytest.mark.parametrize("check", list(conformance.SEAT_CHECKS))
+@pytest.mark.parametrize(("game", "seats"), GAME_SEATS)
+def test_seat_check(game: Game, seats: int, check: str) -> None:
+    conformance.SEAT_CHECKS[check](game, seats)
+
+
+def test_every_registered_name_is_its_game_name() -> None:
+    assert all(name == game.name for name, game in GAMES.items())
+
+
+# --- the battery on toy games: a sound one passes, each planted fault is caught ---
+
+
+class SharedClone(RaceState):
+    """Fault: a clone shares its list of additions with the original."""
+
+    def clone(self) -> Self:
+        copy = super().clone()
+        copy.adds = self.adds
+        return copy
+
+
+class LenientEnd(RaceState):
+    """Fault: a finished game still lists legal actions instead of raising."""
+
+    def legal_actions(self) -> list[Any]:
+        return super().legal_actions() if self.secrets is None or not self.is_terminal() else []
+
+
+class Endless(RaceState):
+    """Fault: the counter never moves, so the game never ends."""
+
+    def apply_action(self, action: Any) -> None:
+        super().apply_action(action)
+        self.counter -= action.amount
+
+
+class Toy(SecretRace):
+    """The toy game playing states of class ``state_type``."""
+
+    def __init__(self, state_type: type[RaceState]) -> None:
+        self.state_type = state_type
+
+    def new_game(self, seats: int, options: Any = None) -> State:
+        self.check_seats(seats)
+        return self.state_type(seats, 10)
+
+
+def test_a_sound_toy_game_conforms() -> None:
+    assert check_game(Toy(RaceState)) == []
+
+
+def test_a_clone_sharing_its_state_is_caught() -> None:
+    with pytest.raises(ConformanceFailure, match="advancing a clone changed the original"):
+        conformance.check_clone(Toy(SharedClone), 2)
+    failures = check_game(Toy(SharedClone), seats=[2, 3])
+    assert [(f.check, f.seats) for f in failures] == [("clone", 2), ("clone", 3)]
+    assert str(failures[0]).startswith("clone (2 seats): ply ")
+
+
+def test_legal_actions_at_the_end_is_caught() -> None:
+    failures = check_game(Toy(LenientEnd), seats=[2])
+    assert [(f.check, f.message) for f in failures] == [
+        ("node_kinds", "legal_actions at the end: did not raise IllegalAction")
+    ]
+
+
+def test_a_game_that_never_ends_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(conformance, "MAX_PLIES", 500)
+    with pytest.raises(ConformanceFailure, match="does not end within 500 plies"):
+        conformance.check_random_play(Toy(Endless), 2)
+
+
+class BadName(Toy):
+    """Fault: a name that is not a command-line name."""
+
+    name = "Secret_Race"
+
+
+def test_a_bad_name_is_caught() -> None:
+    failures = check_game(BadName(RaceState), seats=[])
+    assert [f.check for f in failures] == ["names"]

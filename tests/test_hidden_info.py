@@ -55,7 +55,7 @@ from referee.games.navegador.state import NavegadorState
 from referee.games.puerto_rico.data import GOOD_NAMES as PR_GOODS
 from referee.games.puerto_rico.state import P_DRAW, PuertoRicoState
 from referee.games.roads_and_boats import data as rb_data
-from referee.games.roads_and_boats.game import RoadsAndBoats
+from referee.games.roads_and_boats.game import RoadsAndBoatsGame
 from referee.games.roads_and_boats.options import RBOptions
 from referee.games.roads_and_boats.state import RBState
 from referee.match.match import Clock, derive_seed, new_match_id, run_match
@@ -74,7 +74,7 @@ SAMPLES = 8
 Json = Any
 
 
-class MinedRoadsAndBoats(RoadsAndBoats):
+class MinedRoadsAndBoats(RoadsAndBoatsGame):
     """Roads & Boats starting with two 5/5 mines on mountain hexes (owned by seat 0).
 
     Random bots never gather the boards and stone a mine costs, so without this the

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from referee.games.navegador import data
 from referee.games.navegador.actions import Rondel
+from referee.games.navegador.options import NavegadorOptions
 from referee.games.navegador.state import NavegadorState
-from referee.games.navegador.views import NavegadorOptions
 
 R = {name: i for i, name in enumerate(data.REGIONS)}
 """Region index by name."""

@@ -1,12 +1,12 @@
-"""Manila (Franz-Benno Delonge, Zoch 2005): smuggling goods to Manila's harbour.
+"""Manila (Franz-Benno Delonge, Zoch 2005): smuggling goods to Manila's harbour, 3-5 players.
 
-Modules: :mod:`.data` (board tables), :mod:`.actions`, :mod:`.options`, :mod:`.view`,
-:mod:`.phases` (node kinds), :mod:`.state` (the rules), :mod:`.information` (views),
-:mod:`.game` (the :class:`~referee.api.engine.Game` and determinization).
-Rules choices are documented in docs/rules/manila.md.
+Modules: ``game`` (:class:`ManilaGame`, determinization), ``state`` (the rules),
+``actions``, ``options``, ``view`` (:class:`ManilaView` and ``build_view``), ``phases``
+(node kinds), ``data`` (board tables), ``render`` and ``render.js`` (the viewer).
+Rules and choices: ``docs/rules/manila.md``.
 """
 
-from .game import ManilaGame
+from referee.games.manila.game import ManilaGame
 
 GAME = ManilaGame()
 

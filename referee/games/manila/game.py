@@ -6,13 +6,12 @@ import random
 from typing import Any, ClassVar
 
 from referee.api.engine import Game, OptionError
-
-from . import data as D
-from .actions import ManilaAction
-from .options import ManilaOptions
-from .phases import DEST_NAMES, NGOODS, NOBODY, PHASE_NAMES
-from .state import ManilaState
-from .view import ManilaView
+from referee.games.manila import data as D
+from referee.games.manila.actions import ManilaAction
+from referee.games.manila.options import ManilaOptions
+from referee.games.manila.phases import DEST_NAMES, NGOODS, NOBODY, PHASE_NAMES
+from referee.games.manila.state import ManilaState
+from referee.games.manila.view import ManilaView
 
 
 class ManilaGame(Game[ManilaOptions]):

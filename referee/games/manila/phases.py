@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import data as D
+from referee.games.manila import data as D
 
 # Phases (what kind of node the state is at).
 DEAL, AUCTION, DEBT, BUY, LEAVE_OUT, LAUNCH, PLACE, ROLL, BOARD, PILOT, DELIVER, OVER = range(12)

@@ -10,9 +10,8 @@ import random
 from typing import Any
 
 from referee.api.engine import CHANCE, TERMINAL, IllegalAction, InvalidChance, State
-
-from . import data as D
-from .actions import (
+from referee.games.manila import data as D
+from referee.games.manila.actions import (
     Bid,
     Board,
     Buy,
@@ -25,9 +24,8 @@ from .actions import (
     Place,
     Redeem,
 )
-from .information import build_view
-from .options import ManilaOptions
-from .phases import (
+from referee.games.manila.options import ManilaOptions
+from referee.games.manila.phases import (
     AUCTION,
     BOARD,
     BUY,
@@ -47,7 +45,7 @@ from .phases import (
     SEA,
     YARD,
 )
-from .view import ManilaView
+from referee.games.manila.view import ManilaView, build_view
 
 # Shared immutable action objects (actions are frozen, so sharing is safe and fast).
 PASS = Pass()

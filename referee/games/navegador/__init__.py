@@ -1,12 +1,34 @@
-"""Navegador (Mac Gerdts, PD-Verlag 2010): rules engine for 2-5 players.
+"""Navegador (Mac Gerdts, PD-Verlag 2010): Portuguese voyages of discovery, 2-5 players.
 
-Modules: ``data`` (every board number), ``actions``, ``views`` (options and view),
-``player``, ``sailing`` (sea distances), ``state`` (the rules), ``snapshot`` (view
-<-> state) and ``game``.  Rule choices: ``docs/rules/navegador.md``.
+Modules: ``game`` (:class:`NavegadorGame`, determinization), ``state`` (the rules),
+``actions``, ``options``, ``view`` (the view structs and ``build_view``), ``phases``
+(stages of a turn), ``data`` (every board number), ``render`` and ``render.js`` (the
+viewer), plus ``player`` (one seat's holdings) and ``sailing`` (sea distances).
+Rules and choices: ``docs/rules/navegador.md``.
+
+Deprecated for one release: ``Navegador`` (now :class:`NavegadorGame`) and the modules
+``views``, ``stages`` and ``snapshot`` (now ``options``/``view``, ``phases`` and
+``view``/``state``); each warns when used.
 """
 
-from referee.games.navegador.game import Navegador
+from typing import Any
 
-GAME = Navegador()
+from referee.games.navegador.game import NavegadorGame
 
-__all__ = ["GAME", "Navegador"]
+GAME = NavegadorGame()
+
+__all__ = ["GAME", "NavegadorGame"]
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated alias ``Navegador`` of :class:`NavegadorGame`, with a warning."""
+    if name == "Navegador":
+        import warnings
+
+        warnings.warn(
+            "referee.games.navegador.Navegador is deprecated: use NavegadorGame",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return NavegadorGame
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,12 +7,12 @@ from typing import Any, ClassVar
 
 from referee.api.engine import Game, OptionError
 from referee.games.navegador.actions import NavegadorAction
-from referee.games.navegador.snapshot import from_view
-from referee.games.navegador.state import NavegadorState
-from referee.games.navegador.views import NavegadorOptions, NavegadorView
+from referee.games.navegador.options import NavegadorOptions
+from referee.games.navegador.state import NavegadorState, state_from_view
+from referee.games.navegador.view import NavegadorView
 
 
-class Navegador(Game[NavegadorOptions]):
+class NavegadorGame(Game[NavegadorOptions]):
     """Navegador (Mac Gerdts, PD-Verlag 2010) for 2-5 players; seat 0 starts."""
 
     name: ClassVar[str] = "navegador"
@@ -46,4 +46,18 @@ class Navegador(Game[NavegadorOptions]):
     def determinize(self, view: NavegadorView, rng: random.Random) -> NavegadorState:
         """The state behind ``view``.  Nothing is sampled: face-down tiles are only
         decided when explored, so the view already holds every fact."""
-        return from_view(view)
+        return state_from_view(view)
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated alias ``Navegador`` of :class:`NavegadorGame`, with a warning."""
+    if name == "Navegador":
+        import warnings
+
+        warnings.warn(
+            "referee.games.navegador.game.Navegador is deprecated: use NavegadorGame",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return NavegadorGame
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

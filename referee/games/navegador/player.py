@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from referee.games.navegador import data
 
 if TYPE_CHECKING:
-    from referee.games.navegador.views import PlayerView
+    from referee.games.navegador.view import PlayerView
 
 
 class Player:

@@ -1,31 +1,40 @@
-"""Stages of a Navegador turn (one module so views and rules share them without a cycle)."""
+"""Deprecated alias of :mod:`referee.games.navegador.phases`; this module goes in the
+next release."""
 
-from __future__ import annotations
+import warnings
 
-from referee.games.navegador import data
-
-# Stages of a turn.
-START, SCRAP, SAILING, COLONY, MARKET, PRIVILEGE, WORKERS, SHIPS, BUILDINGS, OVER = range(10)
-STAGE_NAMES = (
-    "start",
-    "scrap",
-    "sailing",
-    "colony",
-    "market",
-    "privilege",
-    "workers",
-    "ships",
-    "buildings",
-    "over",
+from referee.games.navegador.phases import (
+    BUILDINGS,
+    COLONY,
+    MARKET,
+    OVER,
+    PRIVILEGE,
+    RONDEL_STAGE,
+    SAILING,
+    SCRAP,
+    SHIPS,
+    STAGE_NAMES,
+    START,
+    WORKERS,
 )
-_SPACE_STAGE = {
-    "sailing": SAILING,
-    "workers": WORKERS,
-    "market": MARKET,
-    "colony": COLONY,
-    "privilege": PRIVILEGE,
-    "ships": SHIPS,
-    "buildings": BUILDINGS,
-}
-RONDEL_STAGE = tuple(_SPACE_STAGE[name] for name in data.RONDEL)
-"""Stage entered from each rondel space."""
+
+warnings.warn(
+    "referee.games.navegador.stages is deprecated: import from referee.games.navegador.phases",
+    DeprecationWarning,
+    stacklevel=2,
+)
+
+__all__ = [
+    "BUILDINGS",
+    "COLONY",
+    "MARKET",
+    "OVER",
+    "PRIVILEGE",
+    "RONDEL_STAGE",
+    "SAILING",
+    "SCRAP",
+    "SHIPS",
+    "STAGE_NAMES",
+    "START",
+    "WORKERS",
+]

@@ -40,10 +40,8 @@ from referee.games.navegador.actions import (
     Sell,
     TakePrivilege,
 )
-from referee.games.navegador.player import Player
-from referee.games.navegador.sailing import distances
-from referee.games.navegador.snapshot import make_view
-from referee.games.navegador.stages import (
+from referee.games.navegador.options import NavegadorOptions
+from referee.games.navegador.phases import (
     BUILDINGS,
     COLONY,
     MARKET,
@@ -56,10 +54,12 @@ from referee.games.navegador.stages import (
     START,
     WORKERS,
 )
-from referee.games.navegador.stages import (
+from referee.games.navegador.phases import (
     STAGE_NAMES as STAGE_NAMES,
 )
-from referee.games.navegador.views import NavegadorOptions, RegionView
+from referee.games.navegador.player import Player
+from referee.games.navegador.sailing import distances
+from referee.games.navegador.view import NavegadorView, RegionView, build_view
 
 REGION_INDEX = {name: i for i, name in enumerate(data.REGIONS)}
 GOOD_INDEX = {name: i for i, name in enumerate(data.GOODS)}
@@ -664,10 +664,65 @@ class NavegadorState(State):
 
     # ------------------------------------------------------------------ views
 
-    view = make_view
+    view = build_view
     """The view of ``seat``; everything but unrevealed tile prices is public (bound
     directly, without a call in between: views are built at every decision)."""
 
     def debug(self) -> Any:
         """Full state as JSON-able data (there are no secrets beyond unrevealed tiles)."""
-        return msgspec.to_builtins(make_view(self, -1))
+        return msgspec.to_builtins(build_view(self, -1))
+
+
+def state_from_view(view: NavegadorView) -> NavegadorState:
+    """A state equal in every public fact to ``view``.
+
+    A view taken at a reveal (chance) node gives a state at that chance node.
+    """
+    state = NavegadorState(view.seats, view.options)
+    for player, pv in zip(state.players, view.players, strict=True):
+        player.money = pv.money
+        player.workers = pv.workers
+        player.ships = pv.ships[:]
+        player.colonies = pv.colonies[:]
+        player.factories = pv.factories[:]
+        player.wild = pv.wild
+        player.shipyards = pv.shipyards
+        player.churches = pv.churches
+        player.explorers = pv.explorers
+        player.privileges = pv.privileges[:]
+        player.king_col = pv.king_col
+        player.has_king = pv.has_king
+        player.stone = pv.stone
+        player.turns = pv.turns
+    state.phase = view.phase
+    state.phase_pending = view.phase_pending
+    state.market = view.market[:]
+    state.explored = sum(1 << r for r, rv in enumerate(view.regions) if rv.explored)
+    state.tiles = [rv.tiles[:] for rv in view.regions]
+    state.unseen = [u[:] for u in view.unseen]
+    state.gallery = view.gallery[:]
+    state.gallery_box = view.gallery_box[:]
+    state.display = view.display[:]
+    state.display_taken = view.display_taken[:]
+    state.card_holder = view.card_holder
+    state.card_marker = view.card_marker
+    state.end_seat = view.end_seat
+    state.end_turns = view.end_turns
+    state.card_sailing = view.card_sailing
+    state.ships_owed = view.ships_owed
+    state.movers = [[] for _ in data.REGIONS]
+    for region, left in view.movers:
+        state.movers[region].append(left)
+    for ranges in state.movers:
+        ranges.sort()
+    state.explored_now = view.explored_now
+    state.expedition = view.expedition
+    state.expedition_ships = view.expedition_ships
+    state.founded = view.founded[:]
+    state.goods_used = view.goods_used[:]
+    state.wild_used = view.wild_used
+    state.workers_used = view.workers_used
+    state.current = view.current
+    state.reveal = view.reveal
+    state.stage = STAGE_NAMES.index("sailing" if view.stage == "reveal" else view.stage)
+    return state

@@ -1,11 +1,17 @@
-"""Puerto Rico (alea 2002): rules engine for 3-5 players plus the official 2-player variant.
+"""Puerto Rico (Andreas Seyfarth, alea 2002): colonists, plantations and shipping, 3-5
+players plus the official 2-player variant.
 
-Modules: :mod:`.data` (tables), :mod:`.actions`, :mod:`.options`, :mod:`.state` (rules),
-:mod:`.scoring`, :mod:`.view`, :mod:`.game`.  Rules and choices: ``docs/rules/puerto_rico.md``.
+Modules: ``game`` (:class:`PuertoRicoGame`, determinization), ``state`` (the rules),
+``actions``, ``options``, ``view`` (the view structs and ``build_view``), ``phases``
+(node kinds), ``data`` (tables), ``render`` and ``render.js`` (the viewer), plus
+``board`` (one seat's board), ``choices`` (each phase's option lists), ``plantations``
+(the plantation draws) and ``scoring``.  Rules and choices: ``docs/rules/puerto_rico.md``.
+
+Deprecated for one release: ``view.make_view`` (now ``build_view``); it warns when used.
 """
 
 from referee.games.puerto_rico.game import PuertoRicoGame
 
-__all__ = ["GAME", "PuertoRicoGame"]
-
 GAME = PuertoRicoGame()
+
+__all__ = ["GAME", "PuertoRicoGame"]

@@ -4,7 +4,8 @@ Rulebook: ``shared/seeds/001_cb1d955d6e4a5129.txt`` (sections "角色", the role
 "建筑物"); subtle cases follow ``shared/rules/puerto_rico.md`` section 6.  Chance nodes:
 the first governor (an int seat), every draw of face-up plantations (a list of tile
 ints, stack part first) and every hacienda draw (one tile int).  The face-down stack is
-kept as counts per kind, so its order never exists and cannot leak.
+kept as counts per kind, so its order never exists and cannot leak.  The option lists
+of each phase are in :mod:`referee.games.puerto_rico.choices` (a base class).
 """
 
 from __future__ import annotations
@@ -23,37 +24,32 @@ from referee.api.engine import (
 )
 from referee.games.puerto_rico import actions as A
 from referee.games.puerto_rico.board import Player
+from referee.games.puerto_rico.choices import CIRCLES as _CIRCLES
+from referee.games.puerto_rico.choices import Choices
 from referee.games.puerto_rico.data import (
     BUILDINGS,
     CAPTAIN,
     CITY_SPACES,
-    CONSTRUCTION_HUT,
     CRAFTSMAN,
     DOUBLOONS_TOTAL,
     FACTORY,
     FACTORY_BONUS,
     GOOD_INDEX,
     GOOD_NAMES,
-    HACIENDA,
     HARBOR,
     HOSPICE,
-    ISLAND_SPACES,
     LARGE_MARKET,
-    LARGE_WAREHOUSE,
     MAYOR,
     N_BUILDINGS,
-    OFFICE,
     QUARRY,
     ROLE_INDEX,
     ROLE_NAMES,
     SETTLER,
     SMALL_MARKET,
-    SMALL_WAREHOUSE,
     TRADE_PRICE,
     TRADER,
     TRADING_HOUSE_SIZE,
     UNIVERSITY,
-    WHARF,
     Setup,
 )
 from referee.games.puerto_rico.options import PuertoRicoOptions
@@ -84,23 +80,12 @@ from referee.games.puerto_rico.plantations import (
     sample_one,
 )
 from referee.games.puerto_rico.scoring import final_scores, tie_breaks
-from referee.games.puerto_rico.view import make_view
+from referee.games.puerto_rico.view import build_view
 
 NO_GOOD: Final = -1
 
-_CIRCLES: Final = tuple(b.circles for b in BUILDINGS)
-"""Colonist circles by building index."""
 
-_BUILD_TERMS: Final = tuple(
-    (b.cost, b.column, 2 if b.large else 1, A.BUILD_ACTIONS[i]) for i, b in enumerate(BUILDINGS)
-)
-"""``(cost, quarry column, city spaces, Build action)`` by building index, for the
-builder's options."""
-
-_MAX_COLUMN: Final = max(b.column for b in BUILDINGS)
-
-
-class PuertoRicoState(State):
+class PuertoRicoState(Choices, State):
     """One position of a Puerto Rico match (3-5 players, or 2 with the official variant).
 
     Built by :meth:`PuertoRicoGame.new_game`; starts at the chance node choosing the
@@ -251,125 +236,6 @@ class PuertoRicoState(State):
         if phase == P_CAPTAIN:
             return self._captain_options(seat)
         return self._storage_options(self.players[seat])
-
-    def _settler_options(self, seat: int) -> list[Any]:
-        p = self.players[seat]
-        if p.island_used() >= ISLAND_SPACES:
-            return []
-        out: list[Any] = []
-        if not self.hacienda_used and p.has(HACIENDA) and self._hacienda_possible():
-            out.append(A.HACIENDA_ACTION)
-        out.extend(A.PLANTATION_ACTIONS[k] for k in range(5) if self.face_up[k] > 0)
-        if self.quarries > 0 and (seat == self.chooser or p.has(CONSTRUCTION_HUT)):
-            out.append(A.QUARRY_ACTION)
-        if out:
-            out.append(A.PASS_ACTION)
-        return out
-
-    def _hacienda_possible(self) -> bool:
-        return sum(self.stack) > 0 or (self.options.hacienda_reshuffle and sum(self.discard) > 0)
-
-    @staticmethod
-    def _place_options(p: Player) -> list[Any]:
-        occ, tiles = p.occ, p.tiles
-        out: list[Any] = [A.PLACE_TILE_ACTIONS[k] for k in range(6) if occ[k] < tiles[k]]
-        out += [
-            action
-            for c, circles, action in zip(p.bld, _CIRCLES, A.PLACE_BUILDING_ACTIONS, strict=True)
-            if 0 <= c < circles
-        ]
-        return out
-
-    def build_cost(self, seat: int, building: int) -> int:
-        """Doubloons ``seat`` would pay for ``building`` now: printed cost, minus 1 for the
-        builder (privilege), minus occupied quarries up to the building's column, never
-        below 0 (rulebook "建筑师" and "采石场")."""
-        b = BUILDINGS[building]
-        p = self.players[seat]
-        discount = min(p.occ[QUARRY], b.column) + (1 if seat == self.chooser else 0)
-        return max(0, b.cost - discount)
-
-    def _build_options(self, seat: int) -> list[Any]:
-        p = self.players[seat]
-        free = CITY_SPACES - p.city
-        if free <= 0:
-            return []
-        doubloons = p.doubloons
-        quarries = p.occ[QUARRY]
-        privilege = 1 if seat == self.chooser else 0
-        # As build_cost: printed cost minus privilege and occupied quarries (at most the
-        # building's column), never below 0 (doubloons never are, so the floor at 0 can
-        # be left out of the comparison); the discount by column is worked out once.
-        discount = [min(quarries, column) + privilege for column in range(_MAX_COLUMN + 1)]
-        out: list[Any] = [
-            action
-            for (cost, column, spaces, action), left, owned in zip(
-                _BUILD_TERMS, self.building_supply, p.bld, strict=True
-            )
-            if left > 0 and owned < 0 and spaces <= free and cost - discount[column] <= doubloons
-        ]
-        if out:
-            out.append(A.PASS_ACTION)
-        return out
-
-    def _sell_options(self, seat: int) -> list[Any]:
-        if len(self.house) >= TRADING_HOUSE_SIZE:
-            return []
-        p = self.players[seat]
-        office = p.has(OFFICE)
-        out: list[Any] = [
-            A.SELL_ACTIONS[g]
-            for g in range(5)
-            if p.goods[g] > 0 and (office or g not in self.house)
-        ]
-        if out:
-            out.append(A.PASS_ACTION)
-        return out
-
-    def ship_targets(self, good: int, amount: int) -> list[int]:
-        """Cargo ships that may legally take ``amount`` (>0) barrels of ``good`` now.
-
-        The ship already carrying ``good`` if it has room (and no other); otherwise the
-        empty ships taking the most barrels, unless ``good`` is already on some ship
-        (rulebook "装货条件"; research notes 6.3).
-        """
-        for s, g in enumerate(self.ship_good):
-            if g == good:
-                return [s] if self.ship_load[s] < self.ship_cap[s] else []
-        best = 0
-        out: list[int] = []
-        for s, load in enumerate(self.ship_load):
-            if load:
-                continue
-            fit = min(amount, self.ship_cap[s])
-            if fit > best:
-                best, out = fit, [s]
-            elif fit == best:
-                out.append(s)
-        return out
-
-    def _captain_options(self, seat: int) -> list[Any]:
-        p = self.players[seat]
-        out: list[Any] = []
-        for g in range(5):
-            if p.goods[g]:
-                out.extend(A.LOAD_ACTIONS[g][s] for s in self.ship_targets(g, p.goods[g]))
-        can_ship = bool(out)
-        if p.has(WHARF) and not self.wharf_used[seat]:
-            out.extend(A.WHARF_ACTIONS[g] for g in range(5) if p.goods[g])
-            if out and not can_ship:
-                out.append(A.PASS_ACTION)
-        return out
-
-    @staticmethod
-    def warehouse_kinds(p: Player) -> int:
-        """Kinds of goods ``p`` may keep whole: 1 per occupied small warehouse, 2 large."""
-        return (1 if p.has(SMALL_WAREHOUSE) else 0) + (2 if p.has(LARGE_WAREHOUSE) else 0)
-
-    def _storage_options(self, p: Player) -> list[Any]:
-        if len(self.kept) < self.warehouse_kinds(p):
-            return [A.KEEP_KIND_ACTIONS[g] for g in range(5) if p.goods[g] and g not in self.kept]
-        return [A.KEEP_BARREL_ACTIONS[g] for g in range(5) if p.goods[g] and g not in self.kept]
 
     # ------------------------------------------------------------------ actions
 
@@ -898,7 +764,7 @@ class PuertoRicoState(State):
         ]
         return ranks_from_keys(keys)
 
-    view = make_view
+    view = build_view
     """The (fully public) observation for ``seat``; see :mod:`.view` (bound directly,
     without a call in between: views are built at every decision)."""
 

@@ -7,9 +7,9 @@ use the order corn, indigo, sugar, tobacco, coffee; lists indexed by island tile
 quarry as the sixth entry.  Money in doubloons, scores in VP.
 
 The view structs also take their fields positionally, in declaration order, and
-:func:`make_view` builds them that way at every decision (msgspec matches keyword
+:func:`build_view` builds them that way at every decision (msgspec matches keyword
 arguments one by one: for the 31-field view a keyword call costs over ten times a
-positional one).  Keep the order in ``make_view`` in step with the fields.
+positional one).  Keep the order in ``build_view`` in step with the fields.
 """
 
 from __future__ import annotations
@@ -212,7 +212,7 @@ def _ships_memo(state: Any) -> tuple[Any, ...]:
     return memo
 
 
-def make_view(state: Any, seat: int) -> PuertoRicoView:
+def build_view(state: Any, seat: int) -> PuertoRicoView:
     """Build the view of ``seat`` from a :class:`PuertoRicoState`.
 
     Parts that did not change since an earlier view of the same match (player and
@@ -283,3 +283,17 @@ def make_view(state: Any, seat: int) -> PuertoRicoView:
         [GOOD_NAMES[g] for g in produced] if produced else [],
         state.hacienda_used,
     )
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated alias ``make_view`` of :func:`build_view`, with a warning."""
+    if name == "make_view":
+        import warnings
+
+        warnings.warn(
+            "referee.games.puerto_rico.view.make_view is deprecated: use build_view",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return build_view
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

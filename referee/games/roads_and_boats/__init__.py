@@ -1,5 +1,36 @@
-"""Roads & Boats (Splotter Spellen, 3rd edition, 2003): rules engine for 1-4 players."""
+"""Roads & Boats (Splotter Spellen, 3rd edition, 2003): transport networks and a wonder,
+1-4 players.
 
-from referee.games.roads_and_boats.game import RoadsAndBoats
+Modules: ``game`` (:class:`RoadsAndBoatsGame`, determinization), ``state`` (the rules,
+put together from ``base``, ``flow``, ``chance``, ``production``, ``consent``,
+``movement``, ``building`` and ``wonder``), ``actions``, ``options``, ``view`` (the view
+structs and ``build_view``), ``phases`` (the phases of a turn), ``data`` (tables),
+``render`` and ``render.js`` (the viewer), plus ``world`` (maps and their geometry) and
+``fields`` (the view's field documentation).  Rules and choices:
+``docs/rules/roads_and_boats.md``.
 
-GAME = RoadsAndBoats()
+Deprecated for one release: ``RoadsAndBoats`` (now :class:`RoadsAndBoatsGame`); it warns
+when used.
+"""
+
+from typing import Any
+
+from referee.games.roads_and_boats.game import RoadsAndBoatsGame
+
+GAME = RoadsAndBoatsGame()
+
+__all__ = ["GAME", "RoadsAndBoatsGame"]
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated alias ``RoadsAndBoats`` of :class:`RoadsAndBoatsGame`, with a warning."""
+    if name == "RoadsAndBoats":
+        import warnings
+
+        warnings.warn(
+            "referee.games.roads_and_boats.RoadsAndBoats is deprecated: use RoadsAndBoatsGame",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return RoadsAndBoatsGame
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

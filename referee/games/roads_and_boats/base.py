@@ -1,4 +1,5 @@
-"""The shared part of a Roads & Boats position: phases, transporters, goods helpers.
+"""The shared part of a Roads & Boats position: transporters, goods helpers (the phases
+are in ``phases``).
 
 :class:`StateBase` sets up every attribute of a position (``__init__``), copies it
 (``clone``) and holds the helpers every part of the rules uses: where goods lie and who
@@ -17,11 +18,15 @@ from referee.api.engine import State
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.options import RBOptions
-from referee.games.roads_and_boats.world import DOCK, LAND, RIVER, World
 
-STAGES = ("production", "movement", "building", "wonder")
-PRODUCTION, MOVEMENT, BUILDING, WONDER = range(4)
-SETUP = -1
+# the phases, re-exported: state.py imports them from here
+from referee.games.roads_and_boats.phases import BUILDING as BUILDING
+from referee.games.roads_and_boats.phases import MOVEMENT as MOVEMENT
+from referee.games.roads_and_boats.phases import PRODUCTION as PRODUCTION
+from referee.games.roads_and_boats.phases import SETUP
+from referee.games.roads_and_boats.phases import STAGES as STAGES
+from referee.games.roads_and_boats.phases import WONDER as WONDER
+from referee.games.roads_and_boats.world import DOCK, LAND, RIVER, World
 
 MAP_SEEDS = 2**31
 """Generated-map seeds are drawn from ``range(MAP_SEEDS)``."""

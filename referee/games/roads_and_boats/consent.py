@@ -12,7 +12,8 @@ from typing import Any
 
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
-from referee.games.roads_and_boats.base import BUILDING, GOOD_INDEX, StateBase, Transporter, _kinds
+from referee.games.roads_and_boats.base import GOOD_INDEX, StateBase, Transporter, _kinds
+from referee.games.roads_and_boats.phases import BUILDING
 from referee.games.roads_and_boats.world import LAND, SEA_PLACE
 
 

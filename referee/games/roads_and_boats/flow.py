@@ -11,7 +11,8 @@ from __future__ import annotations
 from referee.api.engine import CHANCE, TERMINAL, IllegalAction
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
-from referee.games.roads_and_boats.base import BUILDING, MOVEMENT, PRODUCTION, WONDER, StateBase
+from referee.games.roads_and_boats.base import StateBase
+from referee.games.roads_and_boats.phases import BUILDING, MOVEMENT, PRODUCTION, WONDER
 
 
 class TurnFlow(StateBase):

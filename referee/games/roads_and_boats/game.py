@@ -58,7 +58,7 @@ def resolve_map(options: RBOptions, seats: int, seed: int | None = None) -> Worl
     raise OptionError(f"roads-and-boats: unknown map {name!r} (known: {known}, or a .json file)")
 
 
-class RoadsAndBoats(Game[RBOptions]):
+class RoadsAndBoatsGame(Game[RBOptions]):
     """Roads & Boats (Splotter, 3rd edition), 1-4 players."""
 
     name: ClassVar[str] = "roads-and-boats"
@@ -136,3 +136,17 @@ class RoadsAndBoats(Game[RBOptions]):
         seats = len(view.homes)
         world = world_from_spec(view.map_name, view.map) if view.map else None
         return state_from_view(world, view.options, seats, view)
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated alias ``RoadsAndBoats`` of :class:`RoadsAndBoatsGame`, with a warning."""
+    if name == "RoadsAndBoats":
+        import warnings
+
+        warnings.warn(
+            "referee.games.roads_and_boats.game.RoadsAndBoats is deprecated: use RoadsAndBoatsGame",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return RoadsAndBoatsGame
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,11 +10,16 @@ Places, hexes, edges and sides are the ids of :class:`world.World` built from ``
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import msgspec
 
 from referee.api.engine import View
 from referee.games.roads_and_boats.actions import Borrow, Carry, Give, Receive
 from referee.games.roads_and_boats.options import RBOptions
+
+if TYPE_CHECKING:
+    from referee.games.roads_and_boats.state import RBState
 
 
 class TransporterView(msgspec.Struct, array_like=True):
@@ -124,3 +129,13 @@ class RBView(View, kw_only=True):
     tiles: list[list[int | str]] = msgspec.field(default_factory=list)
     hand: list[str] = msgspec.field(default_factory=list)
     loans: list[list[int]] = msgspec.field(default_factory=list)
+
+
+def build_view(state: RBState, seat: int) -> RBView:
+    """The view of ``seat`` of ``state``: the whole public state (nothing is secret in
+    Roads & Boats) plus the seat.  Raises nothing.
+
+    The body is still :meth:`RBState.view <referee.games.roads_and_boats.state.RBState.view>`
+    (it is being optimised in place); this function is the package's common entry point.
+    """
+    return state.view(seat)
