@@ -369,9 +369,7 @@ class Suite:
                 cpu = [1000 * r[label]["children_cpu"] / r[label]["matches"] for r in runs]
                 ref = [1000 * r[label]["referee_cpu"] / r[label]["matches"] for r in runs]
                 faults = sum(r[label]["faults"] for r in runs)
-                rows.append(
-                    [side.label, label, med(rates), max(rates), med(cpu), med(ref), faults]
-                )
+                rows.append([side.label, label, med(rates), max(rates), med(cpu), med(ref), faults])
             on_off = [
                 (r[configs[0][0]]["matches"] / r[configs[0][0]]["wall"])
                 / (r["reuse off"]["matches"] / r["reuse off"]["wall"])
