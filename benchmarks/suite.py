@@ -245,10 +245,13 @@ class Suite:
             "(min)",
         ]
         print(tabulate(rows, headers=headers, floatfmt=".2f"))
+        default = event_loop.name()
         for loop, ratio in worst.items():
+            which = "the referee's loop" if loop == default else "not the referee's loop"
             print(
                 f"TARGET real-match referee CPU per move <= 3.0x the raw echo on the same "
-                f"loop, every game ({loop}): worst game {ratio:.2f}x, {verdict(ratio <= 3.0)}"
+                f"loop, every game ({loop}, {which}): worst game {ratio:.2f}x, "
+                f"{verdict(ratio <= 3.0)}"
             )
 
     def path(self) -> None:
@@ -308,13 +311,13 @@ class Suite:
             "not measured (fastchess is not installed here; the figures above are ours only)"
         )
 
-    def startup(self) -> None:
+    def startup(self, bots: int = 20) -> None:
         modes = ["none"] + (["bwrap"] if bwrap_problem() is None else [])
         got = alternate(
             self.sides,
             self.repeats,
             lambda side: {
-                mode: run_probe(side, "startup", {"sandbox": mode, "bots": 20}) for mode in modes
+                mode: run_probe(side, "startup", {"sandbox": mode, "bots": bots}) for mode in modes
             },
         )
         rows = []
@@ -338,8 +341,8 @@ class Suite:
             headers += ["sandbox cost ms (median)", "(min)"]
         headers.append("referee CPU ms/bot, no sandbox")
         print(
-            "Spawn to ready of a trivial shell bot, per bot (each run: the median of 20 bots "
-            f"in a row); {self.header()}:"
+            f"Spawn to ready of a trivial shell bot, per bot (each run: the median of {bots} "
+            f"bots in a row); {self.header()}:"
         )
         print(tabulate(rows, headers=headers, floatfmt=".2f"))
         if cost:
@@ -349,22 +352,28 @@ class Suite:
                 f"({', '.join(f'{k} {v:.2f}' for k, v in cost.items())}), {verdict(new < 15)}"
             )
 
-    def tournament(self, rounds: int) -> None:
-        configs = [("default (sandbox auto, reuse on)", {}), ("reuse off", {"reuse": False})]
+    def tournament(self, rounds: int, concurrency: Sequence[int] = (1,)) -> None:
+        """The default configuration and reuse off at concurrency 1, and the default
+        at each other ``concurrency``."""
+        configs: list[tuple[str, int, dict[str, Any]]] = [
+            ("default (sandbox auto, reuse on)", 1, {}),
+            ("reuse off", 1, {"reuse": False}),
+        ]
+        configs += [(f"default, concurrency {c}", c, {}) for c in concurrency if c != 1]
 
         def one(side: Side) -> dict[str, Any]:
             return {
                 label: run_probe(
-                    side, "tournament", {"rounds": rounds, "concurrency": 1, "extra": extra}
+                    side, "tournament", {"rounds": rounds, "concurrency": c, "extra": extra}
                 )
-                for label, extra in configs
+                for label, c, extra in configs
             }
 
         got = alternate(self.sides, self.repeats, one)
         rows = []
         for side in self.sides:
             runs = got[side.label]
-            for label, _ in configs:
+            for label, _, _ in configs:
                 rates = [r[label]["matches"] / r[label]["wall"] for r in runs]
                 cpu = [1000 * r[label]["children_cpu"] / r[label]["matches"] for r in runs]
                 ref = [1000 * r[label]["referee_cpu"] / r[label]["matches"] for r in runs]
@@ -378,7 +387,7 @@ class Suite:
             rows.append([side.label, "reuse on ÷ off (pairs)", med(on_off), max(on_off)])
         print(
             f"Manila round robin of the bundled Python bots, {3 * rounds} matches, "
-            f"concurrency 1; {self.header()}:"
+            f"concurrency 1 unless said; {self.header()}:"
         )
         headers = [
             "side",
@@ -392,8 +401,16 @@ class Suite:
         print(tabulate(rows, headers=headers, floatfmt=".2f"))
 
 
-def run_suite(base: str | None, repeats: int, only: Sequence[str], rounds: int) -> None:
-    """Build the baseline (unless ``base`` is ``None``), then run the chosen sections."""
+def run_suite(
+    base: str | None,
+    repeats: int,
+    only: Sequence[str],
+    rounds: int = 20,
+    bots: int = 20,
+    concurrency: Sequence[int] = (1,),
+) -> None:
+    """Build the baseline (unless ``base`` is ``None``), then run the chosen sections
+    (all by default), each between two load-average lines."""
     sides = [baseline.current()]
     if base:
         try:
@@ -403,15 +420,19 @@ def run_suite(base: str | None, repeats: int, only: Sequence[str], rounds: int) 
     print(f"sides: {', '.join(f'{s.label} ({s.tree})' for s in sides)}")
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         work = Path(tmp)
-        built = build(work)
-        suite = Suite(sides, repeats, built, work)
+        suite = Suite(sides, repeats, build(work), work)
+        sections: dict[str, Callable[[], None]] = {
+            "engines": suite.engines,
+            "match": suite.match,
+            "path": suite.path,
+            "gap": suite.gap,
+            "startup": lambda: suite.startup(bots),
+            "tournament": lambda: suite.tournament(rounds, concurrency),
+        }
         for name in only or SECTIONS:
             print(f"\n== {name} ==")
             with load_report(name):
-                if name == "tournament":
-                    suite.tournament(rounds)
-                else:
-                    getattr(suite, name)()
+                sections[name]()
 
 
 @click.command()
