@@ -10,10 +10,12 @@ from __future__ import annotations
 import os
 import shlex
 import statistics
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -49,5 +51,9 @@ def load_report(what: str) -> Iterator[None]:
 
 
 def command_line(module: str, args: Sequence[str]) -> str:
-    """``python -m MODULE ARGS...``: the command to quote beside a figure."""
+    """``python -m MODULE ARGS...``: the command to quote beside a figure; ``MODULE``
+    is ``benchmarks`` instead when this process was started as ``python -m
+    benchmarks`` (``make bench``)."""
+    if Path(sys.argv[0]).name == "__main__.py":
+        module = "benchmarks"
     return " ".join(["python", "-m", module, *(shlex.quote(a) for a in args)])
