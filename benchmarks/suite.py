@@ -184,7 +184,8 @@ class Suite:
             headers += [f"{side.label} median/s", f"{side.label} best/s"]
         headers.append("new/old (medians)")
         print(f"Decisions per CPU second of random playouts, {self.header()}:")
-        print(tabulate(rows, headers=headers, floatfmt=".0f"))
+        formats = [".0f"] * (len(headers) - 1) + [".2f"]
+        print(tabulate(rows, headers=headers, floatfmt=formats))
         if len(self.sides) > 1:
             print(
                 f"TARGET Roads & Boats view-inclusive decisions/s >= 2x the baseline: "
