@@ -62,21 +62,33 @@ def transporters(memo: ViewMemo, trans: dict[int, Any], names: tuple[str, ...]) 
     now = list(map(_FIELDS, trans.values()))
     if now == seen:
         return last
+    if len(now) == len(seen):
+        # The same transporters in the same order: rebuild only those that changed.
+        out = last[:]
+        snapshot = seen[:]
+        for i, (key, old) in enumerate(zip(now, seen, strict=True)):
+            if key != old:
+                snapshot[i], out[i] = _built(key, names)
+        memo.trans = (snapshot, out)
+        return out
     known = {key[0]: (key, view) for key, view in zip(seen, last, strict=True)}
-    out = []
-    snapshot = []
+    snapshot, out = [], []
     for key in now:
-        tid, owner, kind, place, moved, carrier, cargo = key
-        old = known.get(tid)
-        if old is not None and old[0] == key:
-            snapshot.append(old[0])
-            out.append(old[1])
-            continue
-        cargo = cargo[:]
-        snapshot.append((tid, owner, kind, place, moved, carrier, cargo[:]))
-        out.append(TransporterView(tid, owner, names[kind], place, moved, cargo, carrier))
+        kept = known.get(key[0])
+        copy, view = kept if kept is not None and kept[0] == key else _built(key, names)
+        snapshot.append(copy)
+        out.append(view)
     memo.trans = (snapshot, out)
     return out
+
+
+def _built(key: tuple[Any, ...], names: tuple[str, ...]) -> tuple[tuple[Any, ...], Any]:
+    """A transporter's snapshot (its cargo copied) and its new ``TransporterView``."""
+    tid, owner, kind, place, moved, carrier, cargo = key
+    return (
+        (tid, owner, kind, place, moved, carrier, cargo[:]),
+        TransporterView(tid, owner, names[kind], place, moved, cargo[:], carrier),
+    )
 
 
 def buildings(
