@@ -27,9 +27,10 @@ Sections (``--only NAME``, repeatable; default all):
 * ``startup``: spawn to ``ready`` of a trivial bot without and with the sandbox, per
   bot; the sandbox's cost is the difference of the medians.  Target: under 15 ms;
 * ``tournament``: a 60-match Manila round robin of the bundled Python bots in the
-  default configuration (sandbox on, reuse on) at concurrency 1, and with reuse
-  off; matches/s and CPU per match of the whole process tree (a bot's CPU inside
-  bubblewrap is reported to the caller's ``RUSAGE_CHILDREN`` like any child's).
+  default configuration (sandbox on, reuse on) at concurrency 1; matches/s and CPU
+  per match of the whole process tree (a bot's CPU inside bubblewrap is reported to
+  the caller's ``RUSAGE_CHILDREN`` like any child's).  ``python -m
+  benchmarks.tournament`` adds reuse off and other concurrencies.
 
 Run: ``python -m benchmarks.suite [--base REV] [--repeats N] [--only SECTION]``.
 """
@@ -353,13 +354,16 @@ class Suite:
                 f"({', '.join(f'{k} {v:.2f}' for k, v in cost.items())}), {verdict(new < 15)}"
             )
 
-    def tournament(self, rounds: int, concurrency: Sequence[int] = (1,)) -> None:
-        """The default configuration and reuse off at concurrency 1, and the default
-        at each other ``concurrency``."""
+    def tournament(
+        self, rounds: int, concurrency: Sequence[int] = (1,), reuse_off: bool = False
+    ) -> None:
+        """The default configuration at concurrency 1, with ``reuse_off`` also with
+        reuse off, and the default at each other ``concurrency``."""
         configs: list[tuple[str, int, dict[str, Any]]] = [
-            ("default (sandbox auto, reuse on)", 1, {}),
-            ("reuse off", 1, {"reuse": False}),
+            ("default (sandbox auto, reuse on)", 1, {})
         ]
+        if reuse_off:
+            configs.append(("reuse off", 1, {"reuse": False}))
         configs += [(f"default, concurrency {c}", c, {}) for c in concurrency if c != 1]
 
         def one(side: Side) -> dict[str, Any]:
@@ -380,12 +384,13 @@ class Suite:
                 ref = [1000 * r[label]["referee_cpu"] / r[label]["matches"] for r in runs]
                 faults = sum(r[label]["faults"] for r in runs)
                 rows.append([side.label, label, med(rates), max(rates), med(cpu), med(ref), faults])
-            on_off = [
-                (r[configs[0][0]]["matches"] / r[configs[0][0]]["wall"])
-                / (r["reuse off"]["matches"] / r["reuse off"]["wall"])
-                for r in runs
-            ]
-            rows.append([side.label, "reuse on ÷ off (pairs)", med(on_off), max(on_off)])
+            if reuse_off:
+                on_off = [
+                    (r[configs[0][0]]["matches"] / r[configs[0][0]]["wall"])
+                    / (r["reuse off"]["matches"] / r["reuse off"]["wall"])
+                    for r in runs
+                ]
+                rows.append([side.label, "reuse on ÷ off (pairs)", med(on_off), max(on_off)])
         print(
             f"Manila round robin of the bundled Python bots, {3 * rounds} matches, "
             f"concurrency 1 unless said; {self.header()}:"
@@ -409,6 +414,7 @@ def run_suite(
     rounds: int = 20,
     bots: int = 20,
     concurrency: Sequence[int] = (1,),
+    reuse_off: bool = False,
 ) -> None:
     """Build the baseline (unless ``base`` is ``None``), then run the chosen sections
     (all by default), each between two load-average lines."""
@@ -428,7 +434,7 @@ def run_suite(
             "path": suite.path,
             "gap": suite.gap,
             "startup": lambda: suite.startup(bots),
-            "tournament": lambda: suite.tournament(rounds, concurrency),
+            "tournament": lambda: suite.tournament(rounds, concurrency, reuse_off),
         }
         for name in only or SECTIONS:
             print(f"\n== {name} ==")

@@ -30,7 +30,7 @@ def main(rounds: int, base: str, no_base: bool, repeats: int, concurrency: tuple
     """Print matches/s and CPU per match, old beside new, medians of ``--repeats``."""
     print(f"command: {command_line('benchmarks.tournament', sys.argv[1:])}")
     with load_report("tournament"):
-        run_suite(None if no_base else base, repeats, ["tournament"], rounds, 20, concurrency)
+        run_suite(None if no_base else base, repeats, ["tournament"], rounds, 20, concurrency, True)
 
 
 if __name__ == "__main__":
