@@ -4,7 +4,8 @@
 Run as a script with the side's own venv interpreter, so ``referee`` is that side's
 package (the line names it, and the caller checks); it uses only the API both the
 baseline and this checkout have (``get_game``, states, ``BotProcess``, ``run_match``,
-``BotPool``, ``SandboxPolicy``, ``referee.loop``, ``run_tournament``).
+``BotPool``, ``SandboxPolicy``, ``referee.loop``, ``run_tournament``), each looked up
+where either layout of the package keeps it (:func:`find`).
 
 Kinds (all times in seconds unless said):
 
@@ -30,6 +31,7 @@ Kinds (all times in seconds unless said):
 from __future__ import annotations
 
 import asyncio
+import importlib
 import itertools
 import json
 import random
@@ -41,14 +43,42 @@ from pathlib import Path
 from typing import Any
 
 import referee
-from referee import loop as event_loop
-from referee.bot import BotLimits, BotProcess, BotSpec
-from referee.engine import CHANCE, TERMINAL
-from referee.games import get_game
-from referee.match import Clock, run_match
-from referee.pool import BotPool
-from referee.protocol import PROTOCOL_VERSION, Act, MoveClock, Start, StartClock, encode
-from referee.sandbox import SandboxPolicy
+
+
+def find(name: str, *modules: str) -> Any:
+    """``name`` from the first of ``modules`` that has it: a probe runs against the
+    baseline's layout of the ``referee`` package and against this checkout's, which
+    may differ (today's module first, then where a restructure may move it)."""
+    for module in modules:
+        try:
+            found = importlib.import_module(module)
+        except ModuleNotFoundError:
+            continue
+        if hasattr(found, name):
+            return getattr(found, name)
+    raise ImportError(f"{name} is in none of {', '.join(modules)}")
+
+
+event_loop = importlib.import_module(
+    find("installed", "referee.loop", "referee.api.loop", "referee.process.loop").__module__
+)
+BotLimits = find("BotLimits", "referee.bot", "referee.process.bot")
+BotProcess = find("BotProcess", "referee.bot", "referee.process.bot")
+BotSpec = find("BotSpec", "referee.bot", "referee.process.bot")
+CHANCE = find("CHANCE", "referee.engine", "referee.api.engine")
+TERMINAL = find("TERMINAL", "referee.engine", "referee.api.engine")
+get_game = find("get_game", "referee.games")
+Clock = find("Clock", "referee.match", "referee.match.match")
+run_match = find("run_match", "referee.match", "referee.match.match")
+BotPool = find("BotPool", "referee.pool", "referee.process.pool")
+_protocol = ("referee.protocol", "referee.process.protocol")
+PROTOCOL_VERSION = find("PROTOCOL_VERSION", *_protocol)
+Act = find("Act", *_protocol)
+MoveClock = find("MoveClock", *_protocol)
+Start = find("Start", *_protocol)
+StartClock = find("StartClock", *_protocol)
+encode = find("encode", *_protocol)
+SandboxPolicy = find("SandboxPolicy", "referee.sandbox", "referee.process.isolation.sandbox")
 
 
 def loop_factory(name: str) -> Any:
@@ -93,7 +123,7 @@ def engine(game: str, seats: int, loop: str, seconds: float) -> dict[str, Any]:
     return {"decisions_per_s": decisions / elapsed, "games": games, "decisions": decisions}
 
 
-def first_act(game: str, seats: int) -> Act:
+def first_act(game: str, seats: int) -> Any:
     """The first decision of a game of ``game`` as the referee sends it."""
     state = get_game(game).new_game(seats)
     rng = random.Random(1)
@@ -130,7 +160,7 @@ async def matches_cpu(
     pool = BotPool() if reuse else None
     played = matches = 0
     with tempfile.TemporaryDirectory() as tmp:
-        policy = SandboxPolicy(sandbox, False, (tmp,))  # type: ignore[arg-type]
+        policy = SandboxPolicy(sandbox, False, (tmp,))
         start = time.process_time()
         while played < decisions:
             out = await run_match(
@@ -173,7 +203,7 @@ def match(args: dict[str, Any]) -> dict[str, Any]:
     return {"echo": echo, "cpu": cpu, "decisions": played, "matches": matches, "bytes": len(line)}
 
 
-async def act_cpu(bot: str, act: Act, n: int) -> float:
+async def act_cpu(bot: str, act: Any, n: int) -> float:
     proc = await BotProcess.spawn(BotSpec("bench", [bot]))
     start_msg = Start(PROTOCOL_VERSION, "bench", "manila", {}, 0, 4, ["b"] * 4, StartClock(1, 1, 0))
     await proc.handshake(start_msg, 10_000)
@@ -242,7 +272,7 @@ TRIVIAL = [
 
 async def startups(sandbox: str, bots: int) -> tuple[list[float], float]:
     spec = BotSpec("bench", TRIVIAL)
-    policy = SandboxPolicy(sandbox)  # type: ignore[arg-type]
+    policy = SandboxPolicy(sandbox)
     start = Start(PROTOCOL_VERSION, "bench", "manila", {}, 0, 1, ["b"], StartClock(10_000, 1000, 0))
     readies: list[float] = []
     cpu0 = time.process_time()
@@ -268,8 +298,12 @@ PLAY_FIELD = [
 
 
 def tournament(args: dict[str, Any]) -> dict[str, Any]:
-    from referee.config import BotEntry, TournamentConfig
-    from referee.tournament import create_run, run_tournament
+    config_modules = ("referee.config", "referee.tournament.config")
+    BotEntry = find("BotEntry", *config_modules)
+    TournamentConfig = find("TournamentConfig", *config_modules)
+    runner = ("referee.tournament", "referee.tournament.tournament", "referee.tournament.run")
+    create_run = find("create_run", *runner)
+    run_tournament = find("run_tournament", *runner)
 
     known = set(TournamentConfig.__struct_fields__)
     extra = {k: v for k, v in args["extra"].items() if k in known}
