@@ -42,9 +42,11 @@ demo: setup
 	$(BIN)/referee tournament $(DEMO_CONFIG) --out "$$out" --concurrency 2 && \
 	echo "tables again: $(BIN)/referee results $$out"
 
-## Engine and referee benchmarks (not tests).
+## Engine and referee benchmarks (not tests): the baseline BASE as shipped (built
+## once in its own venv under .bench/) beside this checkout, alternating, with medians.
+BASE ?= 5031fe4
 bench: setup
-	$(BIN)/python -m benchmarks
+	$(BIN)/python -m benchmarks --base $(BASE)
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache .mypy_cache .ruff_cache

@@ -25,6 +25,7 @@ import asyncio
 import math
 import os
 import random
+import statistics
 import sys
 import time
 from typing import Any
@@ -32,6 +33,7 @@ from typing import Any
 import click
 from tabulate import tabulate
 
+from benchmarks.figures import command_line, load_report
 from referee.process.bot import BotProcess
 from referee.process.isolation.sandbox import SandboxPolicy, bwrap_problem
 from referee.process.protocol import PROTOCOL_VERSION, Act, MoveClock, Start, StartClock
@@ -219,11 +221,30 @@ def row(name: str, sent: int, errors: int, seconds: float) -> dict[str, Any]:
 
 @click.command()
 @click.option("--bits", type=click.IntRange(min=16), default=200, show_default=True)
-def main(bits: int) -> None:
-    """Print the measured bandwidth of the residual channels between two bots."""
+@click.option("--repeats", type=click.IntRange(min=1), default=1, show_default=True)
+def main(bits: int, repeats: int) -> None:
+    """Print the measured bandwidth of the residual channels between two bots, for each
+    of ``--repeats`` runs and, with several, the median and minimum per channel."""
     if bwrap_problem() is not None:
         raise SystemExit(f"no sandbox here: {bwrap_problem()}")
-    print(tabulate(asyncio.run(measure(bits)), headers="keys"))
+    print(f"command: {command_line('benchmarks.covert', sys.argv[1:])}")
+    with load_report("covert"):
+        runs = [asyncio.run(measure(bits)) for _ in range(repeats)]
+        for rows in runs:
+            print(tabulate(rows, headers="keys"))
+        if repeats > 1:
+            summary = []
+            for i, first in enumerate(runs[0]):
+                rates = [rows[i]["bits/s"] for rows in runs]
+                summary.append(
+                    {
+                        "channel": first["channel"],
+                        "runs": repeats,
+                        "median bits/s": statistics.median(rates),
+                        "min bits/s": min(rates),
+                    }
+                )
+            print(tabulate(summary, headers="keys"))
 
 
 if __name__ == "__main__":

@@ -11,15 +11,14 @@ Two loops per game, both single-process (so the numbers are for one core):
 Rates are per second of this process's CPU time (``time.process_time``), which a busy
 host disturbs much less than wall time.
 
-With ``--baseline REV`` the same measurements also run against the ``referee`` package
-of revision ``REV`` (``git archive REV referee`` into a temporary folder).  Every
-measurement then runs in a fresh subprocess, whose ``PYTHONPATH`` puts either that
-tree or this checkout first (the child reports which ``referee`` it imported and the
-run stops if it is not the expected one); baseline and current runs alternate, the
-order flipping each round, for ``--rounds`` rounds, and the best CPU-time rate of each
-side is kept.  A second table gives baseline, current and their ratio per game, seat
-count and loop.  Without git or that revision one line says so and the comparison is
-skipped.
+With ``--baseline REV`` the same measurements also run against revision ``REV`` as
+shipped: built once in its own venv from its own ``pyproject.toml`` under ``.bench/``
+(:mod:`benchmarks.baseline`).  Every measurement then runs in a fresh interpreter of
+one side (:mod:`benchmarks.probe`, which checks the ``referee`` it imported); the
+sides alternate, the order flipping each round, for ``--rounds`` rounds, and each
+figure is the median (and the best) of its rounds.  A second table gives baseline,
+current and the ratio of the medians per game, seat count and loop.  Where the
+baseline cannot be built one line says why and the comparison is skipped.
 
 ``--case GAME[:SEATS[:LOOPS]]`` (repeatable) picks games with seat counts (``2-5`` or
 ``2,4``) and loops (``bare``, ``view`` or ``bare,view``); ``--game``, ``--seats`` and
@@ -31,12 +30,10 @@ Run: ``python -m benchmarks.engines [--seconds S] [--game NAME] [--seats N]
 
 from __future__ import annotations
 
-import json
-import os
+import functools
 import random
-import subprocess
+import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -45,25 +42,14 @@ from typing import Any
 import click
 from tabulate import tabulate
 
+from benchmarks import baseline
+from benchmarks.figures import command_line, load_report
 from referee.api.engine import CHANCE, TERMINAL, Game
 from referee.api.playout import random_playout
 from referee.games import all_games, get_game
 
 DEFAULT_SEATS = {"manila": 4, "navegador": 4, "puerto-rico": 4, "roads-and-boats": 2}
 ROOT = Path(__file__).resolve().parent.parent
-
-# One (game, seats, loop) measurement per child; prints a JSON line with the rates and
-# the folder of the ``referee`` package it imported.
-CHILD = """
-import json, sys
-from pathlib import Path
-import referee
-from benchmarks.engines import measure
-name, seats, seconds, loop = json.loads(sys.argv[1])
-row = measure(name, seats, seconds, loop)
-row["package"] = str(Path(referee.__file__).resolve().parent)
-print(json.dumps(row))
-"""
 
 
 def bare_playout(game: Game, seats: int, rng: random.Random, options: Any) -> int:
@@ -123,51 +109,6 @@ def measure(name: str, seats: int, seconds: float, loop: str = "bare") -> dict[s
     }
 
 
-def measure_in(tree: Path, name: str, seats: int, seconds: float, loop: str) -> dict[str, Any]:
-    """:func:`measure` in a fresh interpreter importing ``referee`` from ``tree`` (this
-    checkout or an extracted revision) and these benchmarks from this checkout.
-
-    Raises ``click.ClickException`` if the child fails or imported another ``referee``.
-    """
-    paths = [str(tree)] if tree == ROOT else [str(tree), str(ROOT)]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, json.dumps([name, seats, seconds, loop])],
-        cwd=tree,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise click.ClickException(f"{name} in {tree} failed:\n{done.stderr[-2000:]}")
-    row: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    if Path(row.pop("package")) != (tree / "referee").resolve():
-        raise click.ClickException(f"expected the referee of {tree}, the child imported another")
-    return row
-
-
-def extract(rev: str, into: Path) -> str | None:
-    """``git archive`` of ``rev``'s ``referee`` package into ``into``; ``None`` when done,
-    else one line saying why not."""
-    try:
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", rev, "referee"],
-            capture_output=True,
-            check=False,
-        )
-    except OSError:
-        return "git is not available"
-    if archive.returncode != 0:
-        reason = archive.stderr.decode(errors="replace").strip().splitlines()
-        return f"git archive {rev} failed ({reason[-1] if reason else 'no output'})"
-    try:
-        subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return "tar could not unpack the archive"
-    return None
-
-
 def parse_seats(text: str) -> list[int]:
     """``"2-5"`` -> [2, 3, 4, 5]; ``"2,4"`` -> [2, 4]; ``"3"`` -> [3]."""
     seats: list[int] = []
@@ -194,38 +135,34 @@ def parse_case(text: str) -> list[tuple[str, int, str]]:
 def compare(
     cases: list[tuple[str, int, str]], seconds: float, rev: str, rounds: int
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | None:
-    """Alternating baseline/current child runs of every case; returns (best current rows,
-    comparison rows) or ``None`` (after printing why) when ``rev`` cannot be extracted."""
-    with tempfile.TemporaryDirectory(prefix="bench-engines-") as tmp:
-        base = Path(tmp)
-        problem = extract(rev, base)
-        if problem:
-            print(f"(baseline {rev} skipped: {problem})")
-            return None
-        best: dict[tuple[str, int, str, str], dict[str, Any]] = {}
-        for round_ in range(rounds):
-            for case in cases:
-                order = [("baseline", base), ("current", ROOT)]
-                if round_ % 2:
-                    order.reverse()
-                for side, tree in order:
-                    row = measure_in(tree, *case[:2], seconds, case[2])
-                    key = (*case, side)
-                    if key not in best or row["decisions/s"] > best[key]["decisions/s"]:
-                        best[key] = row
-    current = [best[(*case, "current")] for case in cases]
-    table = []
+    """Alternating baseline/current runs of every case, each in a fresh interpreter of
+    its side; returns (median current rows, comparison rows) or ``None`` (after
+    printing why) when the baseline cannot be built."""
+    try:
+        sides = [baseline.prepare(rev), baseline.current()]
+    except baseline.BaselineError as error:
+        print(f"(baseline {rev} skipped: {error})")
+        return None
+    current, table = [], []
     for name, seats, loop in cases:
-        old = best[(name, seats, loop, "baseline")]["decisions/s"]
-        new = best[(name, seats, loop, "current")]["decisions/s"]
+        args = {"game": name, "seats": seats, "loop": loop, "seconds": seconds}
+        got = baseline.alternate(
+            sides, rounds, functools.partial(baseline.run_probe, kind="engine", args=args)
+        )
+        old, new = ([r["decisions_per_s"] for r in got[side.label]] for side in sides)
+        current.append(
+            {"game": name, "seats": seats, "loop": loop, "decisions/s": statistics.median(new)}
+        )
         table.append(
             {
                 "game": name,
                 "seats": seats,
                 "loop": loop,
-                f"{rev} decisions/s": old,
-                "current decisions/s": new,
-                "ratio": new / old,
+                f"{rev} median/s": statistics.median(old),
+                f"{rev} best/s": max(old),
+                "current median/s": statistics.median(new),
+                "current best/s": max(new),
+                "ratio of medians": statistics.median(new) / statistics.median(old),
             }
         )
     return current, table
@@ -250,7 +187,7 @@ def compare(
 )
 @click.option("--baseline", default=None, help="Also measure this revision's referee.")
 @click.option(
-    "--rounds", default=2, show_default=True, help="Alternating rounds per side (--baseline)."
+    "--rounds", default=5, show_default=True, help="Runs per case (alternating with --baseline)."
 )
 def main(
     seconds: float,
@@ -263,6 +200,21 @@ def main(
 ) -> None:
     """Print a table of random-playout throughput per game and loop, and with
     ``--baseline`` the ratio of each to that revision's."""
+    print(f"command: {command_line('benchmarks.engines', sys.argv[1:])}")
+    with load_report("engines"):
+        run(seconds, names, seats, loops, case_texts, baseline, rounds)
+
+
+def run(
+    seconds: float,
+    names: tuple[str, ...],
+    seats: int | None,
+    loops: tuple[str, ...],
+    case_texts: tuple[str, ...],
+    baseline: str | None,
+    rounds: int,
+) -> None:
+    """What :func:`main` prints, between its load lines."""
     cases: list[tuple[str, int, str]] = []
     for text in case_texts:
         cases.extend(parse_case(text))
@@ -274,12 +226,17 @@ def main(
     if baseline:
         compared = compare(cases, seconds, baseline, max(rounds, 1))
         if compared:
-            rows, table = compared
-            print(tabulate(rows, headers="keys", floatfmt=".1f"))
-            print(f"\nBest of {rounds} alternating rounds, decisions per CPU second:")
+            _, table = compared
+            print(f"\n{rounds} alternating rounds per side, decisions per CPU second:")
             print(tabulate(table, headers="keys", floatfmt=".2f"))
             return
-    rows = [measure(name, n, seconds, loop) for name, n, loop in cases]
+    rows = []
+    for name, n, loop in cases:
+        runs = [measure(name, n, seconds, loop) for _ in range(max(rounds, 1))]
+        rates = [r["decisions/s"] for r in runs]
+        row = runs[0] | {"runs": len(runs), "decisions/s": statistics.median(rates)}
+        rows.append(row | {"best decisions/s": max(rates)})
+    print(f"{max(rounds, 1)} runs per case, median and best:")
     print(tabulate(rows, headers="keys", floatfmt=".1f"))
 
 

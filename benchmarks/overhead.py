@@ -20,15 +20,19 @@ for comparison:
 Everything is measured with the referee and its children free to run on every
 core, and all bound to one core (as a tournament's ``affinity`` binds each match;
 see :mod:`referee.process.isolation.affinity`), each on asyncio's own event loop and on uvloop (the
-referee's loop where installed, :mod:`referee.process.loop`).  The issue's reference is the
-raw echo on asyncio's loop; the ratios against the echo on the same loop and
-against a blocking echo (no event loop at all) are printed beside it.  A request and
+referee's loop where installed, :mod:`referee.process.loop`).  Every ratio divides by the raw
+echo **on the same loop** (dividing uvloop's request path by asyncio's echo once made
+the request path look faster than a raw echo); the ratio against a blocking echo (no
+event loop at all) is printed beside it.  Each figure is the median, and the minimum,
+of ``--repeats`` runs; the load average is printed before and after.  A request and
 its reply alternate between two processes; when the scheduler puts them on
 different cores, each wake-up crosses cores, which on a virtual machine costs
 several times a wake-up on the same core, so the "all cores" columns swing with
 where the scheduler happens to place the processes.
 
-Run: ``python -m benchmarks.overhead [--acts N] [--matches M]``.
+Run: ``python -m benchmarks.overhead [--acts N] [--matches M] [--repeats R]``.
+:mod:`benchmarks.suite` (``make bench``) measures the real-match ratio for every game,
+with the sandbox, old beside new.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ import click
 import msgspec
 from tabulate import tabulate
 
+from benchmarks.figures import command_line, load_report
 from referee.api.engine import CHANCE
 from referee.games import get_game
 from referee.match.match import Clock, run_match
@@ -338,42 +343,61 @@ def measure(
 @click.command()
 @click.option("--acts", type=click.IntRange(min=100), default=3000, show_default=True)
 @click.option("--matches", type=click.IntRange(min=1), default=10, show_default=True)
-def main(acts: int, matches: int) -> None:
+@click.option("--repeats", type=click.IntRange(min=1), default=5, show_default=True)
+def main(acts: int, matches: int, repeats: int) -> None:
     """Print referee CPU per move against the raw echo, in microseconds: once with the
     referee and its children free to run on every core, once all bound to one core
     (as a tournament's ``affinity`` does; on virtual machines a wake-up across cores
     costs far more than one on the same core, and the scheduler decides which)."""
+    print(f"command: {command_line('benchmarks.overhead', sys.argv[1:])}")
+    with load_report("overhead"):
+        report(acts, matches, repeats)
+
+
+def report(acts: int, matches: int, repeats: int) -> None:
+    """Measure ``repeats`` times and print the tables (see :func:`main`)."""
     with tempfile.TemporaryDirectory() as tmp:
         built = build(Path(tmp))
         if built is None:
             print("(no C compiler: cc not found; nothing measured)")
             return
-        runs: list[tuple[str, dict[str, float]]] = []
-        for cores in ("all cores", "one core"):
-            with pinned(cores == "one core"):
-                for loop, factory in event_loop.installed().items():
-                    runs.append(
-                        (f"{cores}, {loop}", measure(built, Path(tmp), acts, matches, factory))
-                    )
-    if len(runs) < 4:
+        every: dict[str, list[dict[str, float]]] = {}
+        for _ in range(repeats):
+            for cores in ("all cores", "one core"):
+                with pinned(cores == "one core"):
+                    for loop, factory in event_loop.installed().items():
+                        label = f"{cores}, {loop}"
+                        got = measure(built, Path(tmp), acts, matches, factory)
+                        every.setdefault(label, []).append(got)
+    if len(every) < 4:
         print("(uvloop is not installed: asyncio's loop only)")
     us = 1e6
-    # The reference of the issue: the raw echo on asyncio's own loop, same cores.
-    reference = {label: dict(runs)[label.split(",")[0] + ", asyncio"]["raw"] for label, _ in runs}
 
-    def row(label: str, key: str, minus: str = "") -> list[object]:
-        return [label] + [
-            (got[key] - (got[minus] if minus else 0.0)) * us if key in got else "-"
-            for _, got in runs
-        ]
+    def spread(label: str, key: str, minus: str = "", over: str = "") -> list[float]:
+        """Per-run values of ``key`` (minus ``minus``, divided by ``over``)."""
+        values = []
+        for got in every[label]:
+            value = got[key] - (got[minus] if minus else 0.0)
+            values.append(value / got[over] if over else value * us)
+        return values
 
+    def cell(label: str, key: str, minus: str = "") -> str:
+        if key not in every[label][0]:
+            return "-"
+        values = spread(label, key, minus)
+        return f"{statistics.median(values):.1f} ({min(values):.1f})"
+
+    def row(label: str, key: str, minus: str = "") -> list[str]:
+        return [label] + [cell(name, key, minus) for name in every]
+
+    first = next(iter(every.values()))[0]
     rows = [
         row("raw echo round trip (C child), asyncio streams", "raw"),
         row("raw echo round trip (C child), blocking os.write/os.read", "blocking"),
         row("request path, BotProcess.act (C bot)", "path"),
         row("request path, BotProcess.act (Python bot)", "path_py"),
-        row(f"real match, fresh bots ({int(runs[0][1]['fresh_n'])} decisions)", "fresh"),
-        row(f"real match, reused bots ({int(runs[0][1]['reused_n'])} decisions)", "reused"),
+        row(f"real match, fresh bots ({int(first['fresh_n'])} decisions)", "fresh"),
+        row(f"real match, reused bots ({int(first['reused_n'])} decisions)", "reused"),
         row("real match, reused Python random bots", "reused_py"),
         row("  the engine alone (view, legal, observe, apply)", "engine"),
         row("  harness, fresh bots (match minus engine)", "fresh", "engine"),
@@ -382,29 +406,32 @@ def main(acts: int, matches: int) -> None:
         row("real match under the sandbox, reused bots", "boxed_reused"),
         row("  harness, sandbox, reused bots", "boxed_reused", "engine"),
     ]
-    headers = ["referee CPU, us per move", *(label for label, _ in runs)]
-    print(tabulate(rows, headers=headers, floatfmt=".1f"))
-    for label, got in runs:
+    headers = ["referee CPU, us per move: median (min)", *every]
+    print(f"{repeats} runs of each figure:")
+    print(tabulate(rows, headers=headers))
+    for label in every:
+        path = spread(label, "path", over="raw")
+        blocking = spread(label, "path", over="blocking")
+        harness = spread(label, "reused", "engine")
         print(
-            f"{label}: request path / raw echo on asyncio's loop "
-            f"{got['path'] / reference[label]:.2f}x (target <= 1.5; against the echo on "
-            f"the same loop {got['path'] / got['raw']:.2f}x, against the blocking echo "
-            f"{got['path'] / got['blocking']:.2f}x); harness per decision, reused bots: "
-            f"{(got['reused'] - got['engine']) * us:.0f} us (target <= 50)"
+            f"{label}: request path / raw echo on the same loop: median "
+            f"{statistics.median(path):.2f}x, min {min(path):.2f}x (against the blocking "
+            f"echo {statistics.median(blocking):.2f}x); harness per decision, reused bots: "
+            f"median {statistics.median(harness):.0f} us, min {min(harness):.0f} us"
         )
     print(
         tabulate(
             [
                 [
                     f"{kind} stamping bots, {label}",
-                    got[f"gap_{k}"],
-                    got[f"gap_{k}_mean"],
-                    int(got[f"gap_{k}_n"]),
+                    statistics.median(spread(label, f"gap_{k}")) / us,
+                    min(spread(label, f"gap_{k}")) / us,
+                    int(every[label][0][f"gap_{k}_n"]),
                 ]
                 for k, kind in (("c", "C"), ("py", "Python"))
-                for label, got in runs
+                for label in every
             ],
-            headers=["harness gap (wall)", "median us", "mean us", "gaps"],
+            headers=["harness gap (wall)", "median of run medians, us", "min", "gaps per run"],
             floatfmt=".1f",
         )
     )

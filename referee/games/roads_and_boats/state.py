@@ -43,13 +43,13 @@ from referee.games.roads_and_boats.flow import TurnFlow
 from referee.games.roads_and_boats.movement import MovementRules
 from referee.games.roads_and_boats.options import RBOptions
 from referee.games.roads_and_boats.production import ProductionRules
-from referee.games.roads_and_boats.view import (
-    BuildingView,
-    PileView,
-    RBView,
-    TransporterView,
-    WallView,
-)
+from referee.games.roads_and_boats.view import RBView
+from referee.games.roads_and_boats.viewmemo import ViewMemo
+from referee.games.roads_and_boats.viewmemo import buildings as memo_buildings
+from referee.games.roads_and_boats.viewmemo import layout as memo_layout
+from referee.games.roads_and_boats.viewmemo import piles as memo_piles
+from referee.games.roads_and_boats.viewmemo import research as memo_research
+from referee.games.roads_and_boats.viewmemo import transporters as memo_transporters
 from referee.games.roads_and_boats.wonder import WonderRules
 from referee.games.roads_and_boats.world import World
 
@@ -173,17 +173,23 @@ class RBState(
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int) -> RBView:
-        """The full public state (nothing is secret in Roads & Boats)."""
+        """The full public state (nothing is secret in Roads & Boats).  Its lists of
+        transporters, buildings, piles, roads, walls and research are reused from the
+        last view of this game where that part did not change (:mod:`.viewmemo`), so
+        views are read-only."""
         world = self.world
-        n_edges = len(world.edges)
-        roads = sorted(self.roads)
-        kind_names = _TRANSPORTER_NAMES
-        building_names = _BUILDING_NAMES
+        memo = self.__dict__.get("_view_memo")
+        if memo is None:
+            memo = self._view_memo = ViewMemo()
+        roads, bank_roads, bridges, walls = memo_layout(
+            memo, self.roads, self.bridges, self.walls, len(world.edges), world.cross_edge
+        )
+        research, fresh = memo_research(memo, self.research, self.fresh, _research_names)
         return RBView(
             seat=seat,
             options=self.options,
-            map_name=self.world.name,
-            map=self.world.spec,
+            map_name=world.name,
+            map=world.spec,
             turn=self.turn,
             stage=STAGES[self.stage] if self.stage >= 0 else "setup",
             step=self.step,
@@ -194,30 +200,16 @@ class RBState(
             cashed=self.cashed[:],
             slots=self.slots[:],
             homes=self.homes[:],
-            transporters=[
-                TransporterView(
-                    t.id,
-                    t.owner,
-                    kind_names[t.kind],
-                    t.place,
-                    t.moved,
-                    t.cargo[:],
-                    t.carrier,
-                )
-                for t in self.trans.values()
-            ],
+            transporters=memo_transporters(memo, self.trans, _TRANSPORTER_NAMES),
             next_transporter=self.next_tid,
-            buildings=[
-                BuildingView(h, building_names[b[0]], b[1], b[2], b[3], *self.bags.get(h, (0, 0)))
-                for h, b in sorted(self.buildings.items())
-            ],
-            piles=[PileView(p, g[:]) for p, g in sorted(self.piles.items())],
-            roads=[c for c in roads if c < n_edges],
-            bank_roads=[[world.cross_edge[c], (c - n_edges) % 2] for c in roads if c >= n_edges],
-            bridges=[[h, s] for h, s in self.bridges],
-            walls=[WallView(e, o, s) for e, (o, s) in sorted(self.walls.items())],
-            research=[list(_research_names(r)) for r in self.research],
-            fresh=[list(_research_names(r)) for r in self.fresh],
+            buildings=memo_buildings(memo, self.buildings, self.bags, _BUILDING_NAMES),
+            piles=memo_piles(memo, self.piles),
+            roads=roads,
+            bank_roads=bank_roads,
+            bridges=bridges,
+            walls=walls,
+            research=research,
+            fresh=fresh,
             wonder=self.wonder[:],
             neutral_left=self.neutral_left,
             bricks_now=self.bricks_now,

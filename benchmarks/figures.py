@@ -1,0 +1,59 @@
+"""What every benchmark prints around its figures: the load average before and after,
+and for each figure its repetitions, minimum and median.
+
+A figure quoted in a note or in the docs is the median of at least 5 repetitions,
+with the command that produced it (:func:`command_line`).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import statistics
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Repeated measurements of one figure: ``n`` values, their minimum and median."""
+
+    n: int
+    min: float
+    median: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Spread:
+        """The spread of ``values``; raises ``ValueError`` on an empty sequence."""
+        if not values:
+            raise ValueError("no measurements")
+        return cls(len(values), min(values), statistics.median(values))
+
+
+def loads() -> str:
+    """The 1-, 5- and 15-minute load averages, as ``"2.31 2.40 3.02"``."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+@contextmanager
+def load_report(what: str) -> Iterator[None]:
+    """Print the load average (and UTC time) before and after the block."""
+    print(f"[{what}: start {time.strftime('%H:%M:%S', time.gmtime())} UTC, load {loads()}]")
+    try:
+        yield
+    finally:
+        end = time.strftime("%H:%M:%S", time.gmtime())
+        print(f"[{what}: end {end} UTC, load {loads()}]", flush=True)
+
+
+def command_line(module: str, args: Sequence[str]) -> str:
+    """``python -m MODULE ARGS...``: the command to quote beside a figure; ``MODULE``
+    is ``benchmarks`` instead when this process was started as ``python -m
+    benchmarks`` (``make bench``)."""
+    if Path(sys.argv[0]).name == "__main__.py":
+        module = "benchmarks"
+    return " ".join(["python", "-m", module, *(shlex.quote(a) for a in args)])

@@ -1,0 +1,344 @@
+"""One measurement in a fresh interpreter of one side (old or new), for
+:mod:`benchmarks.baseline`: ``python probe.py KIND JSON-ARGS``; prints one JSON line.
+
+Run as a script with the side's own venv interpreter, so ``referee`` is that side's
+package (the line names it, and the caller checks); it uses only the API both the
+baseline and this checkout have (``get_game``, states, ``BotProcess``, ``run_match``,
+``BotPool``, ``SandboxPolicy``, ``referee.loop``, ``run_tournament``), each looked up
+where either layout of the package keeps it (:func:`find`).
+
+Kinds (all times in seconds unless said):
+
+* ``engine`` {game, seats, loop: bare|view, seconds}: random playouts for about
+  ``seconds`` of CPU; ``decisions_per_s`` per CPU second.  ``view`` is what the
+  referee does per decision (the mover's view, legal actions, every seat's
+  observation, apply);
+* ``match`` {game, seats, loop, decisions, bot, sandbox, reuse, echo}: the raw echo
+  round trip of this game's first act through the C echo child on the same event
+  loop (``echo``, referee CPU per round trip), then whole matches of the C random bot
+  until ``decisions`` are played (``cpu``, referee CPU per decision, the bots'
+  CPU excluded);
+* ``path`` {loop, acts, bot, echo}: request path (``BotProcess.act`` to the C bot,
+  a real Manila act) and the raw echo of the same line, on the same loop;
+* ``gap`` {matches, argv, dir}: wall µs from a reply flushed to the next act read,
+  stamped by the bots themselves, over Manila matches of reused bots;
+* ``startup`` {sandbox, bots}: spawn to ``ready`` and close of a trivial shell bot,
+  per bot (``ready_ms`` list, referee ``cpu_ms`` per bot);
+* ``tournament`` {rounds, concurrency, extra}: a Manila round robin of the bundled
+  bots (``tournaments/manila.toml``'s field); matches, wall, faults.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import itertools
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import referee
+
+
+def find(name: str, *modules: str) -> Any:
+    """``name`` from the first of ``modules`` that has it: a probe runs against the
+    baseline's layout of the ``referee`` package and against this checkout's, which
+    may differ (today's module first, then where a restructure may move it)."""
+    for module in modules:
+        try:
+            found = importlib.import_module(module)
+        except ModuleNotFoundError:
+            continue
+        if hasattr(found, name):
+            return getattr(found, name)
+    raise ImportError(f"{name} is in none of {', '.join(modules)}")
+
+
+event_loop = importlib.import_module(
+    find("installed", "referee.loop", "referee.api.loop", "referee.process.loop").__module__
+)
+BotLimits = find("BotLimits", "referee.bot", "referee.process.spec")
+BotProcess = find("BotProcess", "referee.bot", "referee.process.bot")
+BotSpec = find("BotSpec", "referee.bot", "referee.process.spec")
+CHANCE = find("CHANCE", "referee.api.engine", "referee.engine")
+TERMINAL = find("TERMINAL", "referee.api.engine", "referee.engine")
+get_game = find("get_game", "referee.games")
+Clock = find("Clock", "referee.match", "referee.match.match")
+run_match = find("run_match", "referee.match", "referee.match.match")
+BotPool = find("BotPool", "referee.pool", "referee.process.pool")
+_protocol = ("referee.protocol", "referee.process.protocol")
+PROTOCOL_VERSION = find("PROTOCOL_VERSION", *_protocol)
+Act = find("Act", *_protocol)
+MoveClock = find("MoveClock", *_protocol)
+Start = find("Start", *_protocol)
+StartClock = find("StartClock", *_protocol)
+encode = find("encode", *_protocol)
+SandboxPolicy = find("SandboxPolicy", "referee.sandbox", "referee.process.isolation.sandbox")
+
+
+def loop_factory(name: str) -> Any:
+    """The factory of the event loop ``name`` (``asyncio`` or ``uvloop``)."""
+    return event_loop.installed()[name]
+
+
+def run(name: str, main: Any) -> Any:
+    with asyncio.Runner(loop_factory=loop_factory(name)) as runner:
+        return runner.run(main)
+
+
+def engine(game: str, seats: int, loop: str, seconds: float) -> dict[str, Any]:
+    g = get_game(game)
+    options = g.parse_options({})
+    rng = random.Random(2026)
+    games = decisions = 0
+    everyone = range(seats)
+    view = loop == "view"
+    start = time.process_time()
+    while time.process_time() - start < seconds or games == 0:
+        state = g.new_game(seats, options)
+        while (seat := state.to_move()) != TERMINAL:
+            if seat == CHANCE:
+                outcome = state.sample_chance(rng)
+                if view:
+                    for viewer in everyone:
+                        state.observe_chance(outcome, viewer)
+                state.apply_chance(outcome)
+                continue
+            if view:
+                state.view(seat)
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            if view:
+                for viewer in everyone:
+                    state.observe_action(seat, action, viewer)
+            state.apply_action(action)
+            decisions += 1
+        games += 1
+    elapsed = time.process_time() - start
+    return {"decisions_per_s": decisions / elapsed, "games": games, "decisions": decisions}
+
+
+def first_act(game: str, seats: int) -> Any:
+    """The first decision of a game of ``game`` as the referee sends it."""
+    state = get_game(game).new_game(seats)
+    rng = random.Random(1)
+    while state.to_move() == CHANCE:
+        state.apply_chance(state.sample_chance(rng))
+    seat = state.to_move()
+    return Act(1, 0, state.view(seat), state.legal_actions(), [], MoveClock(1000, 0))
+
+
+async def echo_cpu(echo: str, line: bytes, n: int) -> float:
+    proc = await asyncio.create_subprocess_exec(
+        echo, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 22
+    )
+    assert proc.stdin and proc.stdout
+    for _ in range(20):  # warm up
+        proc.stdin.write(line)
+        await proc.stdin.drain()
+        await proc.stdout.readline()
+    start = time.process_time()
+    for _ in range(n):
+        proc.stdin.write(line)
+        await proc.stdin.drain()
+        await proc.stdout.readline()
+    cpu = time.process_time() - start
+    proc.stdin.close()
+    await proc.wait()
+    return cpu / n
+
+
+async def matches_cpu(
+    game: str, seats: int, bot: str, decisions: int, sandbox: str, reuse: bool
+) -> tuple[float, int, int]:
+    g = get_game(game)
+    pool = BotPool() if reuse else None
+    played = matches = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        policy = SandboxPolicy(sandbox, False, (tmp,))
+        start = time.process_time()
+        while played < decisions:
+            out = await run_match(
+                g,
+                [BotSpec(f"c{k}", [bot]) for k in range(seats)],
+                seed=matches,
+                clock=Clock(move_ms=5000),
+                sandbox=policy,
+                record_path=Path(tmp) / f"{matches}.jsonl",
+                fsync=False,
+                pool=pool,
+                reuse_tag=str(matches),
+            )
+            faults = [s for s in out.seats if s.verdict != "ok"]
+            if faults:
+                raise SystemExit(f"{game}: a C random bot faulted: {faults[0]}")
+            played += sum(s.moves for s in out.seats)
+            matches += 1
+        if pool is not None:
+            await pool.close()
+        cpu = time.process_time() - start
+    return cpu / played, played, matches
+
+
+def match(args: dict[str, Any]) -> dict[str, Any]:
+    act = first_act(args["game"], args["seats"])
+    line = encode(act)
+    echo = run(args["loop"], echo_cpu(args["echo"], line, 2000))
+    cpu, played, matches = run(
+        args["loop"],
+        matches_cpu(
+            args["game"],
+            args["seats"],
+            args["bot"],
+            args["decisions"],
+            args["sandbox"],
+            args["reuse"],
+        ),
+    )
+    return {"echo": echo, "cpu": cpu, "decisions": played, "matches": matches, "bytes": len(line)}
+
+
+async def act_cpu(bot: str, act: Any, n: int) -> float:
+    proc = await BotProcess.spawn(BotSpec("bench", [bot]))
+    start_msg = Start(PROTOCOL_VERSION, "bench", "manila", {}, 0, 4, ["b"] * 4, StartClock(1, 1, 0))
+    await proc.handshake(start_msg, 10_000)
+    for i in range(1, 21):
+        act.id = i
+        await proc.act(act, 10.0)
+    start = time.process_time()
+    for i in range(21, n + 21):
+        act.id = i
+        await proc.act(act, 10.0)
+    cpu = time.process_time() - start
+    await proc.close()
+    return cpu / n
+
+
+def path(args: dict[str, Any]) -> dict[str, Any]:
+    act = first_act("manila", 4)
+    echo = run(args["loop"], echo_cpu(args["echo"], encode(act), args["acts"]))
+    cpu = run(args["loop"], act_cpu(args["bot"], act, args["acts"]))
+    return {"echo": echo, "path": cpu}
+
+
+async def stamped(argv: list[str], matches: int, stamps: Path) -> None:
+    pool = BotPool()
+    for seed in range(matches):
+        await run_match(
+            get_game("manila"),
+            [BotSpec(f"s{k}", [*argv, str(stamps / f"seat{k}")]) for k in range(4)],
+            seed=seed,
+            clock=Clock(move_ms=5000),
+            sandbox=SandboxPolicy("none", False, (str(stamps),)),
+            fsync=False,
+            pool=pool,
+            reuse_tag=str(seed),
+        )
+    await pool.close()
+
+
+def gap(args: dict[str, Any]) -> dict[str, Any]:
+    stamps = Path(tempfile.mkdtemp(dir=args["dir"]))
+    run(args["loop"], stamped(args["argv"], args["matches"], stamps))
+    events: list[tuple[int, str, int]] = []
+    for file in stamps.glob("seat*"):
+        for text in file.read_text().split("\n"):
+            parts = text.split()
+            if parts and parts[0] == "a":
+                events.append((int(parts[2]), "a", int(parts[1])))
+            elif parts and parts[0] == "r":
+                events.append((int(parts[1]), "r", 0))
+    events.sort()
+    gaps = [
+        (t - prev_t) / 1000.0
+        for (prev_t, prev_kind, _), (t, kind, act_id) in itertools.pairwise(events)
+        if kind == "a" and prev_kind == "r" and act_id > 1
+    ]
+    return {"median_us": statistics.median(gaps), "gaps": len(gaps)}
+
+
+TRIVIAL = [
+    "/bin/sh",
+    "-c",
+    'while read l; do case "$l" in *\'"start"\'*) echo \'{"type":"ready","reuse":true}\';; '
+    "esac; done",
+]
+
+
+async def startups(sandbox: str, bots: int) -> tuple[list[float], float]:
+    spec = BotSpec("bench", TRIVIAL)
+    policy = SandboxPolicy(sandbox)
+    start = Start(PROTOCOL_VERSION, "bench", "manila", {}, 0, 1, ["b"], StartClock(10_000, 1000, 0))
+    readies: list[float] = []
+    cpu0 = time.process_time()
+    for _ in range(bots):
+        t0 = time.perf_counter()
+        bot = await BotProcess.spawn(spec, limits=BotLimits(exit_grace_s=1.0), sandbox=policy)
+        await bot.handshake(start, 10_000)
+        readies.append(1000 * (time.perf_counter() - t0))
+        await bot.close()
+    return readies, 1000 * (time.process_time() - cpu0) / bots
+
+
+def startup(args: dict[str, Any]) -> dict[str, Any]:
+    readies, cpu = run(args.get("loop", "asyncio"), startups(args["sandbox"], args["bots"]))
+    return {"ready_ms": readies, "cpu_ms": cpu}
+
+
+PLAY_FIELD = [
+    ("random", "python3 ../bots/random_bot.py"),
+    ("heuristic", "python3 ../bots/manila_bot.py"),
+    ("cautious", "python3 ../bots/manila_bot.py --cautious"),
+]
+
+
+def tournament(args: dict[str, Any]) -> dict[str, Any]:
+    config_modules = ("referee.config", "referee.tournament.config")
+    BotEntry = find("BotEntry", *config_modules)
+    TournamentConfig = find("TournamentConfig", *config_modules)
+    runner = ("referee.tournament", "referee.tournament.tournament", "referee.tournament.run")
+    create_run = find("create_run", *runner)
+    run_tournament = find("run_tournament", *runner)
+
+    known = set(TournamentConfig.__struct_fields__)
+    extra = {k: v for k, v in args["extra"].items() if k in known}
+    config = TournamentConfig(
+        name="bench",
+        game="manila",
+        seats=3,
+        rounds=args["rounds"],
+        move_ms=1000,
+        bank_ms=10000,
+        bots=[BotEntry(n, c) for n, c in PLAY_FIELD],
+        **extra,
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "run"
+        create_run(config, Path.cwd() / "tournaments", out)
+        cpu0 = time.process_time()
+        start = time.perf_counter()
+        rows = run_tournament(out, concurrency=args["concurrency"])
+        wall = time.perf_counter() - start
+        cpu = time.process_time() - cpu0
+    bad = sum(1 for r in rows for v in r.verdicts if v != "ok")
+    return {"matches": len(rows), "wall": wall, "faults": bad, "referee_cpu": cpu}
+
+
+KINDS = {
+    "engine": lambda a: engine(a["game"], a["seats"], a["loop"], a["seconds"]),
+    "match": match,
+    "path": path,
+    "gap": gap,
+    "startup": startup,
+    "tournament": tournament,
+}
+
+if __name__ == "__main__":
+    result = KINDS[sys.argv[1]](json.loads(sys.argv[2]))
+    result["package"] = str(Path(referee.__file__).resolve().parent)
+    print(json.dumps(result))

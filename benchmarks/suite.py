@@ -1,0 +1,460 @@
+"""``make bench``: the baseline as shipped beside this checkout, in one run, every
+target printed beside its figure.
+
+The baseline (``--base``, default ``5031fe4``, the release before this round) is
+built in its own venv from its own ``pyproject.toml`` (:mod:`benchmarks.baseline`);
+every measurement runs in a fresh interpreter of one side (:mod:`benchmarks.probe`)
+and the sides alternate, old, new, new, old, ... for ``--repeats`` rounds.  Each
+figure is printed as the median and the minimum (for rates: the maximum, the best
+run) of its repetitions; each section prints the load average before and after.
+
+Sections (``--only NAME``, repeatable; default all):
+
+* ``engines``: view-inclusive random playouts (what the referee asks of an engine at
+  every decision) for all four games, and Roads & Boats without views; decisions per
+  CPU second.  Target: Roads & Boats with views at least 2x the baseline;
+* ``match``: referee CPU per decision in real matches of the C random bot
+  (``bots/examples/random_bot.c``), sandbox on (bwrap, where it works) and reuse on,
+  as a tournament runs them, for every game, divided by the raw echo round trip of
+  that game's first act through a C echo child **on the same event loop**, for both
+  loops.  Target: at most 3.0x;
+* ``path``: the request path (``BotProcess.act``) against the raw echo on the same
+  loop, both loops;
+* ``gap``: the harness gap per move (a reply flushed to the next request read, wall
+  µs, stamped by the bots) with reused C and Python stamping bots.  The target
+  compares it with fastchess's on the same trivial Python player; fastchess is
+  measured only where it is installed (it is not part of this project);
+* ``startup``: spawn to ``ready`` of a trivial bot without and with the sandbox, per
+  bot; the sandbox's cost is the difference of the medians.  Target: under 15 ms;
+* ``tournament``: a 60-match Manila round robin of the bundled Python bots in the
+  default configuration (sandbox on, reuse on) at concurrency 1; matches/s and CPU
+  per match of the whole process tree (a bot's CPU inside bubblewrap is reported to
+  the caller's ``RUSAGE_CHILDREN`` like any child's).  ``python -m
+  benchmarks.tournament`` adds reuse off and other concurrencies.
+
+Run: ``python -m benchmarks.suite [--base REV] [--repeats N] [--only SECTION]``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+from tabulate import tabulate
+
+from benchmarks import baseline
+from benchmarks.baseline import Side, alternate, run_probe
+from benchmarks.figures import command_line, load_report
+from referee.process import loop as event_loop
+from referee.process.isolation.sandbox import bwrap_problem
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = [("manila", 4), ("navegador", 4), ("puerto-rico", 4), ("roads-and-boats", 2)]
+SECTIONS = ("engines", "match", "path", "gap", "startup", "tournament")
+
+ECHO_C = r"""
+#include <stdio.h>
+int main(void) {
+    static char line[1 << 22];
+    while (fgets(line, sizeof line, stdin)) { fputs(line, stdout); fflush(stdout); }
+    return 0;
+}
+"""
+
+# A first-legal-action bot that opts into reuse and stamps, in CLOCK_MONOTONIC ns, when
+# each act line was read ("a <id> <ns>") and each reply flushed ("r <ns>"); the stamps
+# go to the file named by argv[1] when its input ends.
+STAMP_C = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+static long long now(void) {
+    struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+int main(int argc, char **argv) {
+    char *line = NULL; size_t cap = 0;
+    size_t size = 1 << 24, used = 0; char *log = malloc(size);
+    while (getline(&line, &cap, stdin) != -1) {
+        long long t = now(); long id;
+        if (sscanf(line, "{\"type\":\"act\",\"id\":%ld", &id) == 1) {
+            if (used + 64 < size) used += sprintf(log + used, "a %ld %lld\n", id, t);
+            printf("{\"type\":\"action\",\"id\":%ld,\"index\":0}\n", id); fflush(stdout);
+            if (used + 64 < size) used += sprintf(log + used, "r %lld\n", now());
+        } else if (strncmp(line, "{\"type\":\"start\"", 15) == 0) {
+            printf("{\"type\":\"ready\",\"name\":\"stamp\",\"reuse\":true}\n"); fflush(stdout);
+        }
+    }
+    FILE *f = fopen(argc > 1 ? argv[1] : "/dev/null", "w");
+    if (f) { fwrite(log, 1, used, f); fclose(f); }
+    return 0;
+}
+"""
+
+# The same trivial player in Python (what the fastchess comparison uses).
+STAMP_PY = """
+import sys, time
+out = []
+for line in sys.stdin:
+    t = time.monotonic_ns()
+    if line.startswith('{"type":"act","id":'):
+        i = int(line[19:line.index(",", 19)])
+        out.append(f"a {i} {t}")
+        sys.stdout.write('{"type":"action","id":%d,"index":0}\\n' % i); sys.stdout.flush()
+        out.append(f"r {time.monotonic_ns()}")
+    elif line.startswith('{"type":"start"'):
+        sys.stdout.write('{"type":"ready","name":"stamp","reuse":true}\\n'); sys.stdout.flush()
+open(sys.argv[1], "w").write("\\n".join(out) + "\\n")
+"""
+
+
+def build(directory: Path) -> dict[str, str] | None:
+    """Compile the C echo child, the stamping C bot and the example C random bot into
+    ``directory`` (made readable to the sandbox's user); paths by name, or ``None``
+    without a C compiler."""
+    cc = shutil.which("cc")
+    if cc is None:
+        return None
+    directory.chmod(0o755)
+    sources = {"echo": ECHO_C, "stamp": STAMP_C}
+    built: dict[str, str] = {}
+    for name, source in sources.items():
+        (directory / f"{name}.c").write_text(source)
+        built[name] = str(directory / name)
+        subprocess.run([cc, "-O2", "-o", built[name], str(directory / f"{name}.c")], check=True)
+    built["random_bot"] = str(directory / "random_bot")
+    src = ROOT / "bots" / "examples" / "random_bot.c"
+    subprocess.run([cc, "-O2", "-o", built["random_bot"], str(src)], check=True)
+    return built
+
+
+def med(values: Sequence[float]) -> float:
+    """The median of ``values``."""
+    return float(statistics.median(values))
+
+
+def verdict(ok: bool) -> str:
+    """``met`` or ``NOT met``."""
+    return "met" if ok else "NOT met"
+
+
+class Suite:
+    """The sides under test and the shared build folder; one method per section, each
+    printing its tables and its target lines."""
+
+    def __init__(self, sides: list[Side], repeats: int, built: dict[str, str] | None, work: Path):
+        self.sides, self.repeats, self.built, self.work = sides, repeats, built, work
+        self.loops = list(event_loop.installed())
+        self.sandbox = "bwrap" if bwrap_problem() is None else "none"
+
+    def each(self, kind: str, args: Callable[[Side], dict[str, Any]]) -> dict[str, list[Any]]:
+        """Probe ``kind`` on every side, alternating, ``repeats`` times."""
+        return alternate(self.sides, self.repeats, lambda side: run_probe(side, kind, args(side)))
+
+    def header(self) -> str:
+        return f"{self.repeats} repetitions per side, alternating (ABBA...)"
+
+    def engines(self) -> None:
+        cases = [(g, n, "view") for g, n in GAMES] + [("roads-and-boats", 2, "bare")]
+        rows = []
+        ratio_rb = 0.0
+        for game, seats, loop in cases:
+            args = {"game": game, "seats": seats, "loop": loop, "seconds": 1.0}
+            got = self.each("engine", lambda _side, a=args: a)  # type: ignore[misc]
+            row: list[Any] = [game, seats, loop]
+            medians = []
+            for side in self.sides:
+                rates = [r["decisions_per_s"] for r in got[side.label]]
+                medians.append(med(rates))
+                row += [med(rates), max(rates)]
+            ratio = medians[-1] / medians[0]
+            row.append(ratio)
+            if (game, loop) == ("roads-and-boats", "view"):
+                ratio_rb = ratio
+            rows.append(row)
+        headers = ["game", "seats", "loop"]
+        for side in self.sides:
+            headers += [f"{side.label} median/s", f"{side.label} best/s"]
+        headers.append("new/old (medians)")
+        print(f"Decisions per CPU second of random playouts, {self.header()}:")
+        formats = [".0f"] * (len(headers) - 1) + [".2f"]
+        print(tabulate(rows, headers=headers, floatfmt=formats))
+        if len(self.sides) > 1:
+            print(
+                f"TARGET Roads & Boats view-inclusive decisions/s >= 2x the baseline: "
+                f"{ratio_rb:.2f}x, {verdict(ratio_rb >= 2.0)}"
+            )
+
+    def match(self) -> None:
+        if self.built is None:
+            print("(no C compiler: real-match figures not measured)")
+            return
+        rows = []
+        worst: dict[str, float] = {}
+        for loop in self.loops:
+            for game, seats in GAMES:
+                args = {
+                    "game": game,
+                    "seats": seats,
+                    "loop": loop,
+                    "decisions": 1500,
+                    "bot": self.built["random_bot"],
+                    "sandbox": self.sandbox,
+                    "reuse": True,
+                    "echo": self.built["echo"],
+                }
+                got = self.each("match", lambda _side, a=args: a)  # type: ignore[misc]
+                for side in self.sides:
+                    runs = got[side.label]
+                    ratios = [r["cpu"] / r["echo"] for r in runs]
+                    cpus = [r["cpu"] * 1e6 for r in runs]
+                    echoes = [r["echo"] * 1e6 for r in runs]
+                    rows.append(
+                        [
+                            game,
+                            loop,
+                            side.label,
+                            med(echoes),
+                            med(cpus),
+                            min(cpus),
+                            med(ratios),
+                            min(ratios),
+                        ]
+                    )
+                    if side is self.sides[-1]:
+                        worst[loop] = max(worst.get(loop, 0.0), med(ratios))
+        print(
+            f"Referee CPU per decision in real matches of the C random bot (sandbox "
+            f"{self.sandbox}, reuse on, about 1500 decisions a run), against the raw echo "
+            f"of the game's first act on the same loop; {self.header()}:"
+        )
+        headers = [
+            "game",
+            "loop",
+            "side",
+            "echo us (median)",
+            "referee us/decision (median)",
+            "(min)",
+            "÷ echo (median)",
+            "(min)",
+        ]
+        print(tabulate(rows, headers=headers, floatfmt=".2f"))
+        default = event_loop.name()
+        for loop, ratio in worst.items():
+            which = "the referee's loop" if loop == default else "not the referee's loop"
+            print(
+                f"TARGET real-match referee CPU per move <= 3.0x the raw echo on the same "
+                f"loop, every game ({loop}, {which}): worst game {ratio:.2f}x, "
+                f"{verdict(ratio <= 3.0)}"
+            )
+
+    def path(self) -> None:
+        if self.built is None:
+            return
+        rows = []
+        for loop in self.loops:
+            args = {
+                "loop": loop,
+                "acts": 2000,
+                "bot": self.built["random_bot"],
+                "echo": self.built["echo"],
+            }
+            got = self.each("path", lambda _side, a=args: a)  # type: ignore[misc]
+            for side in self.sides:
+                runs = got[side.label]
+                ratios = [r["path"] / r["echo"] for r in runs]
+                rows.append(
+                    [
+                        loop,
+                        side.label,
+                        med([r["echo"] * 1e6 for r in runs]),
+                        med([r["path"] * 1e6 for r in runs]),
+                        med(ratios),
+                        min(ratios),
+                    ]
+                )
+        print(
+            "Request path (BotProcess.act to the C random bot, a 4-seat Manila act) against "
+            f"the raw echo of the same line on the same loop, referee CPU; {self.header()}:"
+        )
+        headers = ["loop", "side", "echo us", "request path us", "÷ echo (median)", "(min)"]
+        print(tabulate(rows, headers=headers, floatfmt=".2f"))
+
+    def gap(self) -> None:
+        if self.built is None:
+            return
+        python = shutil.which("python3") or sys.executable
+        players = [("C", [self.built["stamp"]]), ("Python", [python, "-c", STAMP_PY])]
+        loop = "uvloop" if "uvloop" in self.loops else "asyncio"
+        rows = []
+        for name, argv in players:
+            args = {"matches": 8, "argv": argv, "dir": str(self.work), "loop": loop}
+            got = self.each("gap", lambda _side, a=args: a)  # type: ignore[misc]
+            for side in self.sides:
+                gaps = [r["median_us"] for r in got[side.label]]
+                count = got[side.label][0]["gaps"]
+                rows.append([f"{name} stamping bot", side.label, med(gaps), min(gaps), count])
+        print(
+            f"Harness gap per move (wall us from a reply flushed to the next act read; reused "
+            f"bots, Manila, 4 seats, no sandbox, {loop}); {self.header()}:"
+        )
+        headers = ["player", "side", "median of run medians", "min", "gaps per run"]
+        print(tabulate(rows, headers=headers, floatfmt=".1f"))
+        print(
+            "TARGET harness gap at or below fastchess's with the same trivial Python player: "
+            "not measured (fastchess is not installed here; the figures above are ours only)"
+        )
+
+    def startup(self, bots: int = 20) -> None:
+        modes = ["none"] + (["bwrap"] if bwrap_problem() is None else [])
+        got = alternate(
+            self.sides,
+            self.repeats,
+            lambda side: {
+                mode: run_probe(side, "startup", {"sandbox": mode, "bots": bots}) for mode in modes
+            },
+        )
+        rows = []
+        cost: dict[str, float] = {}
+        for side in self.sides:
+            runs = got[side.label]
+            row: list[Any] = [side.label]
+            for mode in modes:
+                medians = [med(r[mode]["ready_ms"]) for r in runs]
+                row += [med(medians), min(medians)]
+            if "bwrap" in modes:
+                diffs = [med(r["bwrap"]["ready_ms"]) - med(r["none"]["ready_ms"]) for r in runs]
+                cost[side.label] = med(diffs)
+                row += [med(diffs), min(diffs)]
+            row.append(med([r["none"]["cpu_ms"] for r in runs]))
+            rows.append(row)
+        headers = ["side"]
+        for mode in modes:
+            headers += [f"{mode}: ready ms (median)", "(min)"]
+        if "bwrap" in modes:
+            headers += ["sandbox cost ms (median)", "(min)"]
+        headers.append("referee CPU ms/bot, no sandbox")
+        print(
+            f"Spawn to ready of a trivial shell bot, per bot (each run: the median of {bots} "
+            f"bots in a row); {self.header()}:"
+        )
+        print(tabulate(rows, headers=headers, floatfmt=".2f"))
+        if cost:
+            new = cost[self.sides[-1].label]
+            print(
+                f"TARGET sandbox start-up cost per bot < 15 ms at the median: {new:.2f} ms "
+                f"({', '.join(f'{k} {v:.2f}' for k, v in cost.items())}), {verdict(new < 15)}"
+            )
+
+    def tournament(
+        self, rounds: int, concurrency: Sequence[int] = (1,), reuse_off: bool = False
+    ) -> None:
+        """The default configuration at concurrency 1, with ``reuse_off`` also with
+        reuse off, and the default at each other ``concurrency``."""
+        configs: list[tuple[str, int, dict[str, Any]]] = [
+            ("default (sandbox auto, reuse on)", 1, {})
+        ]
+        if reuse_off:
+            configs.append(("reuse off", 1, {"reuse": False}))
+        configs += [(f"default, concurrency {c}", c, {}) for c in concurrency if c != 1]
+
+        def one(side: Side) -> dict[str, Any]:
+            return {
+                label: run_probe(
+                    side, "tournament", {"rounds": rounds, "concurrency": c, "extra": extra}
+                )
+                for label, c, extra in configs
+            }
+
+        got = alternate(self.sides, self.repeats, one)
+        rows = []
+        for side in self.sides:
+            runs = got[side.label]
+            for label, _, _ in configs:
+                rates = [r[label]["matches"] / r[label]["wall"] for r in runs]
+                cpu = [1000 * r[label]["children_cpu"] / r[label]["matches"] for r in runs]
+                ref = [1000 * r[label]["referee_cpu"] / r[label]["matches"] for r in runs]
+                faults = sum(r[label]["faults"] for r in runs)
+                rows.append([side.label, label, med(rates), max(rates), med(cpu), med(ref), faults])
+            if reuse_off:
+                on_off = [
+                    (r[configs[0][0]]["matches"] / r[configs[0][0]]["wall"])
+                    / (r["reuse off"]["matches"] / r["reuse off"]["wall"])
+                    for r in runs
+                ]
+                rows.append([side.label, "reuse on ÷ off (pairs)", med(on_off), max(on_off)])
+        print(
+            f"Manila round robin of the bundled Python bots, {3 * rounds} matches, "
+            f"concurrency 1 unless said; {self.header()}:"
+        )
+        headers = [
+            "side",
+            "configuration",
+            "matches/s (median)",
+            "(best)",
+            "CPU ms/match, all processes",
+            "referee CPU ms/match",
+            "faults",
+        ]
+        print(tabulate(rows, headers=headers, floatfmt=".2f"))
+
+
+def run_suite(
+    base: str | None,
+    repeats: int,
+    only: Sequence[str],
+    rounds: int = 20,
+    bots: int = 20,
+    concurrency: Sequence[int] = (1,),
+    reuse_off: bool = False,
+) -> None:
+    """Build the baseline (unless ``base`` is ``None``), then run the chosen sections
+    (all by default), each between two load-average lines."""
+    sides = [baseline.current()]
+    if base:
+        try:
+            sides.insert(0, baseline.prepare(base))
+        except baseline.BaselineError as error:
+            print(f"(baseline {base} not measured: {error})")
+    print(f"sides: {', '.join(f'{s.label} ({s.tree})' for s in sides)}")
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        work = Path(tmp)
+        suite = Suite(sides, repeats, build(work), work)
+        sections: dict[str, Callable[[], None]] = {
+            "engines": suite.engines,
+            "match": suite.match,
+            "path": suite.path,
+            "gap": suite.gap,
+            "startup": lambda: suite.startup(bots),
+            "tournament": lambda: suite.tournament(rounds, concurrency, reuse_off),
+        }
+        for name in only or SECTIONS:
+            print(f"\n== {name} ==")
+            with load_report(name):
+                sections[name]()
+
+
+@click.command()
+@click.option("--base", default="5031fe4", show_default=True, help="Baseline revision.")
+@click.option("--no-base", is_flag=True, help="Measure this checkout only.")
+@click.option("--repeats", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option("--only", multiple=True, type=click.Choice(SECTIONS), help="Sections to run.")
+@click.option("--rounds", default=20, show_default=True, help="Tournament rounds of 3 matches.")
+def main(base: str, no_base: bool, repeats: int, only: tuple[str, ...], rounds: int) -> None:
+    """Old as shipped beside new, every target beside its figure."""
+    args = sys.argv[1:]
+    print(f"command: {command_line('benchmarks.suite', args)}")
+    with load_report("make bench"):
+        run_suite(None if no_base else base, repeats, only, rounds)
+
+
+if __name__ == "__main__":
+    main()
