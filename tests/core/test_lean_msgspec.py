@@ -48,3 +48,13 @@ def test_messages_still_decode_and_validate() -> None:
     out = run(code).splitlines()
     assert out[0] == "Clock(move_ms=5, bank_ms=7)"
     assert out[1].startswith("invalid Expected `int`")
+
+
+def test_the_engine_interface_first_also_skips_typing_extensions() -> None:
+    """Sorted imports put ``referee.api.engine`` before ``referee.botkit`` in a bot
+    (the Navegador bot did): the engine interface imports msgspec the lean way too."""
+    code = (
+        "import sys; import referee.api.engine; import referee.botkit;"
+        "print('typing_extensions' in sys.modules, 'inspect' in sys.modules)"
+    )
+    assert run(code).split() == ["False", "False"]
