@@ -24,7 +24,7 @@ import concurrent.futures
 import contextlib
 import math
 from collections.abc import Callable, Generator, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -32,8 +32,13 @@ import msgspec
 
 from referee.display import terminal
 from referee.games import get_game
-from referee.match.match import Clock, run_match
-from referee.match.settings import DEFAULT_BANK_MS, DEFAULT_MOVE_MS, DEFAULT_STARTUP_MS
+from referee.match.match import Clock, Match
+from referee.match.settings import (
+    DEFAULT_BANK_MS,
+    DEFAULT_MOVE_MS,
+    DEFAULT_STARTUP_MS,
+    MatchSettings,
+)
 from referee.process.isolation.affinity import wanted
 from referee.process.isolation.sandbox import SandboxPolicy
 from referee.process.pool import BotPool, run_here
@@ -77,27 +82,20 @@ class BlockJob:
     """Everything a worker needs to play one block (picklable).
 
     ``lineups`` holds game A then game B, each a list of entrants by seat; ``seat``
-    is the tested seat; ``clock`` is ``(startup_ms, move_ms, bank_ms)``; ``records``
-    is a directory for records and stderr logs, or ``None``; ``max_plies`` (0 = none)
-    cuts long games, which are then ranked by their position (``scores``).
-    ``sandbox``/``network`` isolate the bots (see :mod:`referee.process.isolation.sandbox`; the
-    records
-    directory is hidden from them); with ``reuse`` bots may be reused processes
+    is the tested seat; ``settings`` is the :class:`MatchSettings` both games are
+    played under (seed, options, clock, ply limit, sandbox, block tag: the same object
+    ``play`` and the tournament hand to :class:`~referee.match.match.Match`; each game
+    gets its own match id); ``records`` is a directory for records and stderr logs,
+    or ``None`` (hidden from the bots); with ``reuse`` bots may be reused processes
     (:mod:`referee.process.pool`), never across the two games of the block.
     """
 
     game: str
-    options: dict[str, Any]
     block: int
-    seed: int
     seat: int
     lineups: tuple[list[Entrant], list[Entrant]]
-    clock: tuple[int, int, int]
-    ponder: bool = False
+    settings: MatchSettings
     records: str | None = None
-    max_plies: int = 0
-    sandbox: Literal["bwrap", "none"] = "none"
-    network: bool = False
     reuse: bool = False
 
 
@@ -130,10 +128,6 @@ async def play_block(job: BlockJob, pool: BotPool | None = None) -> BlockResult:
     Raises what :func:`referee.match.match.run_match` raises (engine or OS errors).
     """
     game = get_game(job.game)
-    hidden = (str(Path(job.records).resolve()),) if job.records is not None else ()
-    policy = SandboxPolicy(job.sandbox, job.network, hidden)
-    options = game.parse_options(job.options)
-    startup_ms, move_ms, bank_ms = job.clock
     results = []
     for label, lineup in zip("ab", job.lineups, strict=True):
         match_id = f"regress-b{job.block}-{label}"
@@ -141,20 +135,15 @@ async def play_block(job: BlockJob, pool: BotPool | None = None) -> BlockResult:
         if job.records is not None:
             record = Path(job.records) / f"b{job.block:05d}-{label}.jsonl"
             log_dir = Path(job.records) / "logs" / f"b{job.block:05d}-{label}"
-        outcome = await run_match(
+        match = Match(
             game,
             [BotSpec(e.name, e.argv, e.command) for e in lineup],
-            seed=job.seed,
-            options=options,
-            clock=Clock(startup_ms, move_ms, bank_ms, job.ponder),
-            match_id=match_id,
+            replace(job.settings, match_id=match_id),
             record_path=record,
             log_dir=log_dir,
-            max_plies=job.max_plies,
-            sandbox=policy,
             pool=pool if job.reuse else None,
-            reuse_tag=f"block-{job.block}",
         )
+        outcome = await match.play()
         results.append(
             GameResult(
                 roles=[e.role for e in lineup],
@@ -165,7 +154,7 @@ async def play_block(job: BlockJob, pool: BotPool | None = None) -> BlockResult:
                 record=str(outcome.record) if outcome.record else None,
             )
         )
-    return BlockResult(job.block, job.seed, job.seat, (results[0], results[1]))
+    return BlockResult(job.block, job.settings.seed, job.seat, (results[0], results[1]))
 
 
 def play_block_sync(job: BlockJob) -> BlockResult:
@@ -335,23 +324,29 @@ def _blocks(settings: RegressSettings) -> Iterator[BlockJob]:
     ]
     if settings.head_to_head:
         field_bots = []
+    records = str(settings.records) if settings.records else None
+    hidden = (str(Path(records).resolve()),) if records is not None else ()
+    policy = SandboxPolicy(settings.sandbox, settings.network, hidden)
+    options = get_game(settings.game).parse_options(settings.options)
+    clock = Clock(*settings.clock, settings.ponder)
     for block in range(settings.max_games // 2):
         seat, a, b = lineups_for(
             block, settings.seats, settings.candidate, settings.baseline, field_bots
         )
         yield BlockJob(
             game=settings.game,
-            options=settings.options,
             block=block,
-            seed=block_seed(settings.secret, block),
             seat=seat,
             lineups=(a, b),
-            clock=settings.clock,
-            ponder=settings.ponder,
-            records=str(settings.records) if settings.records else None,
-            max_plies=settings.max_plies,
-            sandbox=settings.sandbox,
-            network=settings.network,
+            settings=MatchSettings(
+                seed=block_seed(settings.secret, block),
+                options=options,
+                clock=clock,
+                max_plies=settings.max_plies,
+                sandbox=policy,
+                reuse_tag=f"block-{block}",
+            ),
+            records=records,
             reuse=settings.reuse,
         )
 

@@ -33,7 +33,8 @@ import msgspec
 from referee import __version__
 from referee.errors import RefereeError
 from referee.games import get_game
-from referee.match.match import Adjudication, Clock, MatchOutcome, run_match
+from referee.match.match import Clock, Match, MatchOutcome
+from referee.match.settings import MatchSettings
 from referee.process import loop as event_loop
 from referee.process.isolation.affinity import wanted
 from referee.process.isolation.sandbox import SandboxPolicy, resolve_mode
@@ -77,25 +78,19 @@ class Manifest(msgspec.Struct, kw_only=True):
 
 
 class MatchJob(msgspec.Struct, kw_only=True):
-    """Everything a worker needs to play one scheduled match (picklable)."""
+    """Everything a worker needs to play one scheduled match (picklable): the game,
+    the match's :class:`MatchSettings` (seed, options, clock, limits, sandbox, ply
+    limit, block tag: what ``play`` and ``regress`` hand to the same
+    :class:`~referee.match.match.Match`), its entrants and where its files go."""
 
     game: str
-    options: dict[str, Any]
     match: ScheduledMatch
-    seed: int
+    settings: MatchSettings
     names: list[str]
     argv: list[list[str]]
-    clock: tuple[int, int, int]
-    limits: dict[str, int | None]
     record: str
     logs: str
-    max_plies: int = 0
-    adjudication: Adjudication = "scores"
-    sandbox: Literal["bwrap", "none"] = "none"
-    network: bool = False
-    hidden: list[str] = []
     reuse: bool = False
-    ponder: bool = False
     seat_clocks: list[tuple[int | None, int | None]] = []
     """Per seat: its entrant's own ``(move_ms, bank_ms)`` (``None``: the match's)."""
 
@@ -211,35 +206,39 @@ def jobs_for(
     """The jobs of the scheduled matches not in ``skip``, in schedule order.
     ``reuse`` overrides the config's ``reuse`` (bot processes kept between matches)."""
     cfg = manifest.config
-    sandbox = sandbox_in_force(manifest)
+    policy = SandboxPolicy(sandbox_in_force(manifest), cfg.network, (str(out.resolve()),))
+    options = get_game(cfg.game).parse_options(cfg.options)
+    limits = BotLimits(
+        max_line_bytes=cfg.max_line_bytes,
+        max_stderr_bytes=cfg.max_stderr_bytes,
+        cpu_s=cfg.cpu_s,
+        memory_mb=cfg.memory_mb,
+        open_files=cfg.open_files,
+        max_processes=cfg.max_processes,
+        disk_mb=cfg.disk_mb,
+        max_memory_mb=cfg.max_memory_mb,
+    )
+    clock = Clock(cfg.startup_ms, cfg.move_ms, cfg.bank_ms, cfg.ponder)
     return [
         MatchJob(
             game=cfg.game,
-            options=cfg.options,
             match=m,
-            seed=block_seed(manifest.secret, m.block),
+            settings=MatchSettings(
+                seed=block_seed(manifest.secret, m.block),
+                options=options,
+                clock=clock,
+                match_id=m.id,
+                max_plies=cfg.max_plies,
+                adjudication=cfg.adjudication,
+                limits=limits,
+                sandbox=policy,
+                reuse_tag=f"block-{m.block}",
+            ),
             names=[cfg.bots[i].name for i in m.lineup],
             argv=[manifest.argv[i] for i in m.lineup],
-            clock=(cfg.startup_ms, cfg.move_ms, cfg.bank_ms),
-            ponder=cfg.ponder,
             seat_clocks=[(cfg.bots[i].move_ms, cfg.bots[i].bank_ms) for i in m.lineup],
-            limits={
-                "max_line_bytes": cfg.max_line_bytes,
-                "max_stderr_bytes": cfg.max_stderr_bytes,
-                "cpu_s": cfg.cpu_s,
-                "memory_mb": cfg.memory_mb,
-                "open_files": cfg.open_files,
-                "max_processes": cfg.max_processes,
-                "disk_mb": cfg.disk_mb,
-                "max_memory_mb": cfg.max_memory_mb,
-            },
             record=str(out / "records" / f"{m.id}.jsonl"),
             logs=str(out / "logs" / m.id),
-            max_plies=cfg.max_plies,
-            adjudication=cfg.adjudication,
-            sandbox=sandbox,
-            network=cfg.network,
-            hidden=[str(out.resolve())],
             reuse=cfg.reuse if reuse is None else reuse,
         )
         for m in manifest.schedule
@@ -253,7 +252,7 @@ def row_from(job: MatchJob, outcome: MatchOutcome) -> MatchRow:
         id=job.match.id,
         block=job.match.block,
         rotation=job.match.rotation,
-        seed=job.seed,
+        seed=job.settings.seed,
         bots=job.names,
         scores=outcome.scores,
         ranks=outcome.ranks,
@@ -272,30 +271,20 @@ async def play_job(job: MatchJob, pool: BotPool | None = None) -> MatchRow:
     """Play one scheduled match and return its row; with ``pool`` (and ``job.reuse``)
     its bots may be reused processes, tagged with the match's block so that no process
     plays two rotations of one duplicate block."""
-    game = get_game(job.game)
-    startup_ms, move_ms, bank_ms = job.clock
-    outcome = await run_match(
-        game,
-        [
-            BotSpec(n, a, move_ms=c[0], bank_ms=c[1])
-            for n, a, c in zip(
-                job.names, job.argv, job.seat_clocks or [(None, None)] * len(job.names), strict=True
-            )
-        ],
-        seed=job.seed,
-        options=game.parse_options(job.options),
-        clock=Clock(startup_ms, move_ms, bank_ms, job.ponder),
-        match_id=job.match.id,
+    clocks = job.seat_clocks or [(None, None)] * len(job.names)
+    specs = [
+        BotSpec(n, a, move_ms=c[0], bank_ms=c[1])
+        for n, a, c in zip(job.names, job.argv, clocks, strict=True)
+    ]
+    match = Match(
+        get_game(job.game),
+        specs,
+        job.settings,
         record_path=Path(job.record),
         log_dir=Path(job.logs),
-        limits=BotLimits(**job.limits),  # type: ignore[arg-type]
-        max_plies=job.max_plies,
-        adjudication=job.adjudication,
-        sandbox=SandboxPolicy(job.sandbox, job.network, tuple(job.hidden)),
         pool=pool if job.reuse else None,
-        reuse_tag=f"block-{job.match.block}",
     )
-    return row_from(job, outcome)
+    return row_from(job, await match.play())
 
 
 def play_job_sync(job: MatchJob) -> MatchRow:

@@ -66,8 +66,8 @@ def test_seeds_come_from_the_secret_and_rotations_share_them(tmp_path: Path) -> 
     jobs = jobs_for(manifest, tmp_path / "run", set())
     by_block: dict[int, set[int]] = {}
     for job in jobs:
-        by_block.setdefault(job.match.block, set()).add(job.seed)
-        assert str(job.seed) not in job.match.id
+        by_block.setdefault(job.match.block, set()).add(job.settings.seed)
+        assert str(job.settings.seed) not in job.match.id
     assert all(len(seeds) == 1 for seeds in by_block.values())
     assert len({next(iter(s)) for s in by_block.values()}) == len(by_block)
     assert (tmp_path / "run" / "manifest.json").stat().st_mode & 0o077 == 0
