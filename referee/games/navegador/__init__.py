@@ -11,8 +11,7 @@ Deprecated for one release: ``Navegador`` (now :class:`NavegadorGame`) and the m
 ``view``/``state``); each warns when used.
 """
 
-from typing import Any
-
+from referee.api.deprecation import renamed
 from referee.games.navegador.game import NavegadorGame
 
 GAME = NavegadorGame()
@@ -20,15 +19,4 @@ GAME = NavegadorGame()
 __all__ = ["GAME", "NavegadorGame"]
 
 
-def __getattr__(name: str) -> Any:
-    """The deprecated alias ``Navegador`` of :class:`NavegadorGame`, with a warning."""
-    if name == "Navegador":
-        import warnings
-
-        warnings.warn(
-            "referee.games.navegador.Navegador is deprecated: use NavegadorGame",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return NavegadorGame
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = renamed(__name__, {"Navegador": ("NavegadorGame", NavegadorGame)})

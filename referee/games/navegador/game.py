@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
+from referee.api.deprecation import renamed
 from referee.api.engine import Game, OptionError
 from referee.games.navegador.actions import NavegadorAction
 from referee.games.navegador.options import NavegadorOptions
@@ -49,15 +50,4 @@ class NavegadorGame(Game[NavegadorOptions]):
         return state_from_view(view)
 
 
-def __getattr__(name: str) -> Any:
-    """The deprecated alias ``Navegador`` of :class:`NavegadorGame`, with a warning."""
-    if name == "Navegador":
-        import warnings
-
-        warnings.warn(
-            "referee.games.navegador.game.Navegador is deprecated: use NavegadorGame",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return NavegadorGame
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = renamed(__name__, {"Navegador": ("NavegadorGame", NavegadorGame)})

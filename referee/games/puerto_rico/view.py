@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 
+from referee.api.deprecation import renamed
 from referee.api.engine import View
 from referee.games.puerto_rico.board import Player
 from referee.games.puerto_rico.data import (
@@ -285,15 +286,4 @@ def build_view(state: Any, seat: int) -> PuertoRicoView:
     )
 
 
-def __getattr__(name: str) -> Any:
-    """The deprecated alias ``make_view`` of :func:`build_view`, with a warning."""
-    if name == "make_view":
-        import warnings
-
-        warnings.warn(
-            "referee.games.puerto_rico.view.make_view is deprecated: use build_view",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return build_view
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = renamed(__name__, {"make_view": ("build_view", build_view)})

@@ -13,8 +13,7 @@ Deprecated for one release: ``RoadsAndBoats`` (now :class:`RoadsAndBoatsGame`); 
 when used.
 """
 
-from typing import Any
-
+from referee.api.deprecation import renamed
 from referee.games.roads_and_boats.game import RoadsAndBoatsGame
 
 GAME = RoadsAndBoatsGame()
@@ -22,15 +21,4 @@ GAME = RoadsAndBoatsGame()
 __all__ = ["GAME", "RoadsAndBoatsGame"]
 
 
-def __getattr__(name: str) -> Any:
-    """The deprecated alias ``RoadsAndBoats`` of :class:`RoadsAndBoatsGame`, with a warning."""
-    if name == "RoadsAndBoats":
-        import warnings
-
-        warnings.warn(
-            "referee.games.roads_and_boats.RoadsAndBoats is deprecated: use RoadsAndBoatsGame",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return RoadsAndBoatsGame
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = renamed(__name__, {"RoadsAndBoats": ("RoadsAndBoatsGame", RoadsAndBoatsGame)})

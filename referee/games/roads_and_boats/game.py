@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from referee.api.deprecation import renamed
 from referee.api.engine import Game, OptionError
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.actions import RBAction
@@ -138,15 +139,4 @@ class RoadsAndBoatsGame(Game[RBOptions]):
         return state_from_view(world, view.options, seats, view)
 
 
-def __getattr__(name: str) -> Any:
-    """The deprecated alias ``RoadsAndBoats`` of :class:`RoadsAndBoatsGame`, with a warning."""
-    if name == "RoadsAndBoats":
-        import warnings
-
-        warnings.warn(
-            "referee.games.roads_and_boats.game.RoadsAndBoats is deprecated: use RoadsAndBoatsGame",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return RoadsAndBoatsGame
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = renamed(__name__, {"RoadsAndBoats": ("RoadsAndBoatsGame", RoadsAndBoatsGame)})
