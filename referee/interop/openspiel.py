@@ -39,7 +39,7 @@ import msgspec
 import numpy as np
 import pyspiel
 
-from referee.engine import CHANCE, TERMINAL, Game, Options
+from referee.engine import CHANCE, TERMINAL, Game, Options, State
 from referee.games import all_games
 from referee.interop.chance import ChanceModel, chance_model
 from referee.interop.encoding import (
@@ -91,6 +91,15 @@ def options_from_params(game: Game, params: dict[str, Any]) -> Options:
     }
     options: Options = game.parse_options(raw)
     return options
+
+
+def determinize(game: Game, view: Any, rng: random.Random, options: Options) -> State:
+    """``game.determinize(view, rng)``, given ``options`` where the game takes them
+    (Manila's would otherwise assume the default options)."""
+    if "options" in inspect.signature(game.determinize).parameters:
+        state: State = game.determinize(view, rng, options=options)  # type: ignore[call-arg]
+        return state
+    return game.determinize(view, rng)
 
 
 def _game_type(game: Game) -> Any:
@@ -185,11 +194,22 @@ class RefereeGame(pyspiel.Game):  # type: ignore[misc]
         return RefereeObserver(self, recall)
 
 
+class _Shared:
+    """What the copies of a state share (not deep-copied when OpenSpiel clones)."""
+
+    def __init__(self, game: RefereeGame) -> None:
+        self.game = game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+
 class RefereeState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state around an :class:`~referee.interop.episode.Episode`."""
 
     def __init__(self, game: RefereeGame, episode: Episode | None = None) -> None:
         super().__init__(game)
+        self._shared = _Shared(game)
         self.episode = episode or Episode(game.engine, game.seats, game.options)
         self.partial: list[int] = []
         self._settle()
@@ -198,8 +218,7 @@ class RefereeState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def _game(self) -> RefereeGame:
-        game: RefereeGame = self.get_game()
-        return game
+        return self._shared.game
 
     def _cut(self) -> bool:
         """True when ``max_plies`` cuts the game here (never inside a chance event)."""
@@ -276,14 +295,11 @@ class RefereeState(pyspiel.State):  # type: ignore[misc]
             seed = (seed << 21) ^ int(float(probability_sampler()) * (1 << 21))
         engine = self._game.engine
         view = self.episode.state.view(player_id)
-        determinize = engine.determinize
-        if "options" in inspect.signature(determinize).parameters:
-            full = determinize(view, random.Random(seed), options=self._game.options)  # type: ignore[call-arg]
-        else:
-            full = determinize(view, random.Random(seed))
+        full = determinize(engine, view, random.Random(seed), self._game.options)
         episode = Episode(engine, self._game.seats, self._game.options, state=full)
         episode.ply = self.episode.ply
         episode.events[player_id] = list(self.episode.events[player_id])
+        episode.encoded[player_id] = list(self.episode.encoded[player_id])
         return RefereeState(self._game, episode)
 
     def __str__(self) -> str:
