@@ -139,7 +139,7 @@ def test_serialize_round_trip_mid_game() -> None:
 
 @pytest.mark.parametrize("name", ["manila", "navegador", "puerto-rico", "roads-and-boats"])
 def test_resample_keeps_the_information_state_and_legal_ids(name: str) -> None:
-    pyspiel, game = _load(name, 3 if name != "navegador" else 2)
+    _pyspiel, game = _load(name, 3 if name != "navegador" else 2)
     rng = random.Random(4)
     state = game.new_initial_state()
     checked = 0

@@ -72,8 +72,20 @@ def _play_referee(tmp_path: Path, name: str, seats: int, seed: int) -> Path:
     record = tmp_path / "game.jsonl"
     bots = [a for s in range(seats) for a in ("--bot", f"python3 bots/random_bot.py --seed {s}")]
     subprocess.run(
-        [sys.executable, "-m", "referee.cli", "play", name, *bots, "--seed", str(seed)]
-        + ["--record", str(record), "--sandbox", "none"],
+        [
+            sys.executable,
+            "-m",
+            "referee.cli",
+            "play",
+            name,
+            *bots,
+            "--seed",
+            str(seed),
+            "--record",
+            str(record),
+            "--sandbox",
+            "none",
+        ],
         cwd=ROOT,
         check=True,
         capture_output=True,
