@@ -165,7 +165,7 @@ class OpenSpielBot(Bot):
                 # OpenSpiel's hook for drawing each simulation's world: past the soft
                 # deadline the search ends here, between simulations, once one has run.
                 node = bot._root_node
-                if time.perf_counter() > soft and node is not None and node.total_visits:
+                if time.perf_counter() > soft and node is not None and node.total_visits > 0:
                     raise _Deadline
                 return root.resample_from_infostate(player, sampler)
 
@@ -175,7 +175,7 @@ class OpenSpielBot(Bot):
                     policy = bot.run_search(state)
             except _Deadline:
                 node = bot._root_node
-                if node is None or not node.total_visits:
+                if node is None or node.total_visits <= 0:
                     # Not one simulation fitted in the clock: a uniform legal move.
                     legal = state.legal_actions()
                     return int(legal[random.Random(seed).randrange(len(legal))])
