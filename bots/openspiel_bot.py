@@ -24,7 +24,8 @@ in OpenSpiel's resampling hook, between simulations), and a simulation still run
 at ``HARD_SHARE`` is interrupted (SIGALRM); the final policy then comes from the tree
 of the finished simulations (a uniform legal move if none finished).  MCTS plans its
 count from the slowest seconds per simulation seen so far in the match
-(``MCTS_SHARE``), its first search running ``PROBE`` simulations.  (OpenSpiel's C++
+(``MCTS_SHARE``), its first search running ``PROBE`` simulations; a search still
+running at ``HARD_SHARE`` is interrupted and a uniform legal move played instead.  (OpenSpiel's C++
 ``pyspiel.ISMCTSBot`` crashes on games written in Python when it resamples, so the
 Python implementation is used.)
 
@@ -109,9 +110,15 @@ class OpenSpielBot(Bot):
         """Measured seconds per MCTS simulation (0 until measured)."""
 
     def on_start(self) -> None:
+        # Everything the decisions need is imported here, at start-up (not on the clock).
+        import numpy
         import pyspiel
+        from open_spiel.python.algorithms import ismcts, mcts
 
+        from referee.interop import episode
         from referee.interop import openspiel as binding
+
+        self.np, self.ismcts, self.mcts, self.episode_module = numpy, ismcts, mcts, episode
 
         self.pyspiel = pyspiel
         self.binding = binding
@@ -124,12 +131,10 @@ class OpenSpielBot(Bot):
         """An OpenSpiel state consistent with ``view``, with this seat's events."""
         import random
 
-        from referee.interop.episode import Episode
-
         engine = self.game
         rng = random.Random(self.seed * 1_000_003 + self.decisions)
         full = self.binding.determinize(engine, view, rng, self.options)
-        episode = Episode(engine, self.seats, self.options, state=full)
+        episode = self.episode_module.Episode(engine, self.seats, self.options, state=full)
         for event in self.events:
             episode._tell(self.seat, event)
         episode.ply = self.events[-1]["ply"] + 1 if self.events else 0
@@ -144,9 +149,7 @@ class OpenSpielBot(Bot):
             return action
         import random
 
-        import numpy as np
-        from open_spiel.python.algorithms import ismcts, mcts
-
+        np, ismcts, mcts = self.np, self.ismcts, self.mcts
         started = time.perf_counter()
         evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
         if self.algorithm == "ismcts":
@@ -188,7 +191,15 @@ class OpenSpielBot(Bot):
         mcts_bot = mcts.MCTSBot(
             self.spiel_game, UCT_C, sims, evaluator, random_state=np.random.RandomState(seed)
         )
-        action = mcts_bot.step(state)
+        try:
+            with _alarm(self.received + HARD_SHARE * budget_s - time.perf_counter()):
+                action = mcts_bot.step(state)
+        except _Deadline:
+            # The search did not fit in the clock: a uniform legal move, and fewer
+            # simulations next time.
+            self.sim_seconds = max(self.sim_seconds, budget_s)
+            legal = state.legal_actions()
+            return int(legal[random.Random(seed).randrange(len(legal))])
         spent = (time.perf_counter() - started) / sims
         self.sim_seconds = max(self.sim_seconds, spent)
         return int(action)
