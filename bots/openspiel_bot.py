@@ -24,7 +24,8 @@ in OpenSpiel's resampling hook, between simulations), and a simulation still run
 at ``HARD_SHARE`` is interrupted (SIGALRM); the final policy then comes from the tree
 of the finished simulations (a uniform legal move if none finished).  MCTS plans its
 count from the slowest seconds per simulation seen so far in the match
-(``MCTS_SHARE``), its first search running ``PROBE`` simulations; a search still
+(``MCTS_SHARE``, never below 2: it expands its root in the first), its first search
+running ``PROBE`` simulations; a search still
 running at ``HARD_SHARE`` is interrupted and a uniform legal move played instead.  (OpenSpiel's C++
 ``pyspiel.ISMCTSBot`` crashes on games written in Python when it resamples, so the
 Python implementation is used.)
@@ -187,7 +188,7 @@ class OpenSpielBot(Bot):
             return int(bot._random_state.choice(actions, p=probs))
         sims = min(self.simulations, PROBE)
         if self.sim_seconds > 0:
-            sims = max(1, min(self.simulations, int(MCTS_SHARE * budget_s / self.sim_seconds)))
+            sims = max(2, min(self.simulations, int(MCTS_SHARE * budget_s / self.sim_seconds)))
         mcts_bot = mcts.MCTSBot(
             self.spiel_game, UCT_C, sims, evaluator, random_state=np.random.RandomState(seed)
         )
