@@ -24,9 +24,9 @@ in OpenSpiel's resampling hook, between simulations), and a simulation still run
 at ``HARD_SHARE`` is interrupted (SIGALRM); the final policy then comes from the tree
 of the finished simulations (a uniform legal move if none finished).  MCTS plans its
 count from the slowest seconds per simulation seen so far in the match
-(``MCTS_SHARE``, never below 2: it expands its root in the first), its first search
-running ``PROBE`` simulations; a search still
-running at ``HARD_SHARE`` is interrupted and a uniform legal move played instead.  (OpenSpiel's C++
+(``MCTS_SHARE``, never below 2: it expands its root in the first), its first
+search running ``PROBE`` simulations; a search still running at ``HARD_SHARE`` is
+interrupted and a uniform legal move played instead.  (OpenSpiel's C++
 ``pyspiel.ISMCTSBot`` crashes on games written in Python when it resamples, so the
 Python implementation is used.)
 

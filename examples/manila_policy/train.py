@@ -26,8 +26,7 @@ from referee.interop.pettingzoo import env
 def train(minutes: float, out: Path, seed: int = 0, rate: float = 0.05) -> LinearPolicy:
     """Train for ``minutes`` of wall time and save the weights at ``out`` (.npz)."""
     e = env("manila", players=3)
-    first = e.observation_space("player_0")
-    policy = LinearPolicy(first["observation"].shape[0], first["action_mask"].shape[0])
+    policy = LinearPolicy(e.size, e.codec.num_actions)
     rng = np.random.default_rng(seed)
     deadline = time.monotonic() + 60 * minutes
     episode, winners = 0, []

@@ -126,7 +126,7 @@ def _game_type(game: Game) -> Any:
     )
 
 
-class RefereeGame(pyspiel.Game):  # type: ignore[misc]
+class RefereeGame(pyspiel.Game):
     """One referee game at one seat count and option set, as an OpenSpiel game."""
 
     engine: Game
@@ -204,7 +204,7 @@ class _Shared:
         return self
 
 
-class RefereeState(pyspiel.State):  # type: ignore[misc]
+class RefereeState(pyspiel.State):
     """An OpenSpiel state around an :class:`~referee.interop.episode.Episode`."""
 
     def __init__(self, game: RefereeGame, episode: Episode | None = None) -> None:

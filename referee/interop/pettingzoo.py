@@ -60,7 +60,7 @@ def env(
     )
 
 
-class RefereeEnv(AECEnv):  # type: ignore[misc]
+class RefereeEnv(AECEnv):
     """The AEC environment of one game, seat count and option set (see the module)."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -91,7 +91,6 @@ class RefereeEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.max_plies = max_plies
         self.html_path = html_path
-        self.metadata = {**self.metadata, "name": f"referee_{self.game.name}"}
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
         self._observation_space = spaces.Dict(

@@ -4,6 +4,7 @@ seat count, the action-id tables, chance pieces, returns and ISMCTS resampling."
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -18,7 +19,7 @@ every node of a simulation, and Navegador's random games run to ~3,000 plies).""
 CUT_PLIES = 60
 
 
-def _load(name: str, seats: int, **params: int):  # type: ignore[no-untyped-def]
+def _load(name: str, seats: int, **params: int) -> tuple[Any, Any]:
     pyspiel = need("pyspiel")
     from referee.interop import openspiel as binding
 

@@ -47,6 +47,8 @@ def test_pettingzoo_api_and_seed_tests(name: str, seats: int) -> None:
 
 def test_spaces_and_observations() -> None:
     need("pettingzoo")
+    from gymnasium import spaces
+
     from referee.interop.encoding import action_codec, tensor_size
     from referee.interop.pettingzoo import env
 
@@ -54,7 +56,8 @@ def test_spaces_and_observations() -> None:
     e.reset(seed=3)
     assert e.possible_agents == ["player_0", "player_1", "player_2"]
     size, ids = tensor_size(get_game("manila")), action_codec(get_game("manila")).num_actions
-    assert e.action_space("player_1").n == ids
+    space = e.action_space("player_1")
+    assert isinstance(space, spaces.Discrete) and space.n == ids
     obs = e.observe(e.agent_selection)
     assert obs["observation"].shape == (size,) and obs["observation"].dtype == np.float32
     assert obs["action_mask"].shape == (ids,) and obs["action_mask"].dtype == np.int8
