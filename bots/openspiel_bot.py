@@ -168,7 +168,7 @@ class OpenSpielBot(Bot):
             def resample(root: Any, player: int) -> Any:
                 # OpenSpiel's hook for drawing each simulation's world: past the soft
                 # deadline the search ends here, between simulations, once one has run.
-                node = bot._root_node
+                node = getattr(bot, "_root_node", None)  # set by run_search
                 if time.perf_counter() > soft and node is not None and node.total_visits > 0:
                     raise _Deadline
                 return root.resample_from_infostate(player, sampler)
@@ -178,7 +178,7 @@ class OpenSpielBot(Bot):
                 with _alarm(hard - time.perf_counter()):
                     policy = bot.run_search(state)
             except _Deadline:
-                node = bot._root_node
+                node = getattr(bot, "_root_node", None)  # None: interrupted before the root
                 if node is None or node.total_visits <= 0:
                     # Not one simulation fitted in the clock: a uniform legal move.
                     legal = state.legal_actions()
