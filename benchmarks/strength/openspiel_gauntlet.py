@@ -57,9 +57,10 @@ command = "python3 {root}/bots/openspiel_bot.py --algorithm ismcts --seed {n}"
 """
 
 
-def firsts(run: Path, candidate: str) -> tuple[float, int, list[int]]:
-    """(first places, shared ones split; games; ranks) of ``candidate`` in ``run``."""
-    wins, games, ranks = 0.0, 0, []
+def firsts(run: Path, candidate: str) -> tuple[float, int, list[int], int]:
+    """(first places, shared ones split; games; ranks) of ``candidate`` in ``run``, and
+    the games in which some seat had a fault (not ``ok``)."""
+    wins, games, ranks, faulty = 0.0, 0, [], 0
     for path in sorted(run.rglob("*.jsonl")):
         lines = read_record(path)
         header, result = lines[0], lines[-1]
@@ -67,10 +68,11 @@ def firsts(run: Path, candidate: str) -> tuple[float, int, list[int]]:
             continue
         seat = next(i for i, s in enumerate(header.seats) if s.name.startswith(candidate))
         games += 1
+        faulty += any(v != "ok" for v in result.verdicts)
         ranks.append(result.ranks[seat])
         if result.ranks[seat] == 1:
             wins += 1 / result.ranks.count(1)
-    return wins, games, ranks
+    return wins, games, ranks, faulty
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -122,13 +124,14 @@ def main(argv: list[str] | None = None) -> None:
                 check=True,
                 stdout=subprocess.DEVNULL,
             )
-            wins, games, ranks = firsts(run, candidate)
+            wins, games, ranks, faulty = firsts(run, candidate)
             low, high = wilson(wins, games)
             mean_rank = statistics.mean(ranks) if ranks else float("nan")
             print(
                 f"{game}: {candidate} vs 3 x ismcts at {args.move_ms} ms: "
                 f"{100 * wins / max(games, 1):.1f}% first [{100 * low:.1f}, {100 * high:.1f}] "
-                f"over {games} games, mean rank {mean_rank:.2f} "
+                f"over {games} games, mean rank {mean_rank:.2f}, "
+                f"{faulty} games with a fault "
                 f"({time.monotonic() - started:.0f} s)",
                 flush=True,
             )
