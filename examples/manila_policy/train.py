@@ -14,10 +14,15 @@ winning score every 50 episodes.  Needs the ``interop`` extra.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
+
+if __package__ in (None, ""):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from examples.manila_policy.policy import LinearPolicy
 from referee.interop.pettingzoo import env
