@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from benchmarks.strength.arena import wilson
-from referee.record import Header, ResultLine, read_record
+from referee.match.record import Header, ResultLine, read_record
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> None:
                 [
                     sys.executable,
                     "-m",
-                    "referee.cli",
+                    "referee.cli.main",
                     "tournament",
                     str(config),
                     "--out",

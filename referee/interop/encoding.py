@@ -3,18 +3,21 @@
 **Action ids.** Learning and search libraries want each decision to be an integer
 below a fixed bound.  :func:`action_codec` gives a game's :class:`ActionCodec`:
 
-* Manila, Navegador and Puerto Rico use an **id table** (:class:`TableCodec`): every
-  action the game can ever offer, enumerated once from the game's data tables (goods,
-  spots, regions, buildings, roles...) as the product of each action kind's field
-  domains, kinds in the order of the game's action union.  An action's id is its
+* A game whose actions can be listed once uses an **id table** (:class:`TableCodec`):
+  every action the game can ever offer, enumerated once from the game's data tables
+  (goods, spots, regions, buildings, roles...) as the product of each action kind's
+  field domains, kinds in the order of the game's action union.  An action's id is its
   position in that table, whatever the state: the same id always means the same move.
-  Numeric fields have documented bounds (:data:`MANILA_MAX_BID`,
-  :data:`NAVEGADOR_MAX_COUNT`); an action outside its table raises
-  :class:`ActionIdError`, which a test over random playouts guards against.
-* Roads & Boats' actions name map places, transporters and hex sides, so their space
-  depends on the generated map; it uses the **legal index** (:class:`LegalIndexCodec`):
-  id ``k`` is entry ``k`` of the engine's legal list in the engine's stable order,
-  below :data:`ROADS_AND_BOATS_MAX_LEGAL`.
+  Numeric fields have documented bounds (in the game's ``interop`` module); an action
+  outside its table raises :class:`ActionIdError`, which a test over random playouts
+  guards against.
+* A game whose actions name places of a generated map (its ``action_table`` gives
+  ``None``) uses the **legal index** (:class:`LegalIndexCodec`): id ``k`` is entry
+  ``k`` of the engine's legal list in the engine's stable order, below the game's
+  ``MAX_LEGAL``.
+
+Each game's table, bounds and tensor size are in its package's ``interop`` module
+(:mod:`referee.api.interop`).
 
 **Observation tensor.** :func:`view_tensor` encodes a seat's protocol view (nothing
 else) as a flat ``float32`` vector of :func:`tensor_size` entries by feature hashing:
@@ -27,34 +30,16 @@ count or the options); colliding features add up.
 
 from __future__ import annotations
 
-import itertools
-import typing
 import zlib
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 import numpy as np
 
-from referee.engine import Game, State
+from referee.api.engine import Game, State
+from referee.api.interop import interop_of
 from referee.errors import RefereeError
-
-MANILA_MAX_BID: Final = 400
-"""Highest Manila bid in the id table (bids are 0..400 pesos)."""
-
-NAVEGADOR_MAX_COUNT: Final = 30
-"""Highest ``count`` of Navegador's sell, process, hire and launch in the id table."""
-
-ROADS_AND_BOATS_MAX_LEGAL: Final = 1024
-"""Bound of Roads & Boats' legal-index ids (random games offer at most ~50 actions)."""
-
-TENSOR_SIZES: Final = {
-    "manila": 1024,
-    "navegador": 2048,
-    "puerto-rico": 2048,
-    "roads-and-boats": 8192,
-}
-"""Entries of each game's observation tensor."""
 
 
 class ActionIdError(RefereeError, ValueError):
@@ -154,101 +139,6 @@ class LegalIndexCodec(ActionCodec):
         return legal[action_id]
 
 
-def _kinds(game: Game) -> list[type[Any]]:
-    """The action classes of ``game``'s action union, in union order."""
-    args = typing.get_args(game.action_type)
-    return list(args) if args else [game.action_type]
-
-
-def product_table(
-    game: Game, domains: dict[str, Iterable[Any]], by_kind: dict[tuple[str, str], Iterable[Any]]
-) -> list[Any]:
-    """Every action of ``game`` as the product of its fields' domains, kinds in union
-    order: a field's domain is ``by_kind[(tag, field)]``, else ``domains[field]``."""
-    table: list[Any] = []
-    for cls in _kinds(game):
-        tag = cls.__struct_config__.tag
-        fields = cls.__struct_fields__
-        pools = [list(by_kind.get((tag, f), domains.get(f, ()))) for f in fields]
-        for f, pool in zip(fields, pools, strict=True):
-            if not pool:
-                raise ValueError(f"{game.name}: no domain for field {tag}.{f}")
-        for values in itertools.product(*pools):
-            table.append(cls(**dict(zip(fields, values, strict=True))))
-    return table
-
-
-def _manila_table(game: Game) -> list[Any]:
-    from referee.games.manila import data as D
-
-    goods = D.GOODS
-    singles = [((g, d),) for g in goods for d in (-2, -1, 1, 2)]
-    pairs = [
-        ((g1, d1), (g2, d2))
-        for g1, g2 in itertools.permutations(goods, 2)
-        for d1 in (-1, 1)
-        for d2 in (-1, 1)
-    ]
-    crew = max(len(costs) for costs in D.SEAT_COSTS)
-    return product_table(
-        game,
-        {
-            "amount": range(MANILA_MAX_BID + 1),
-            "good": goods,
-            "starts": D.LAUNCH_LAYOUTS,
-            "spot": D.SPOT_NAMES,
-            "bump": [None, *range(crew)],
-            "moves": singles + pairs,
-            "to": ("port", "shipyard"),
-        },
-        {},
-    )
-
-
-def _navegador_table(game: Game) -> list[Any]:
-    from referee.games.navegador import data as D
-
-    counts = range(1, NAVEGADOR_MAX_COUNT + 1)
-    return product_table(
-        game,
-        {
-            "space": range(len(D.RONDEL)),
-            "region": D.REGIONS,
-            "src": D.REGIONS,
-            "dst": D.REGIONS,
-            "good": D.GOODS,
-            "count": counts,
-            "building": D.BUILDINGS,
-            "column": D.COLUMNS,
-        },
-        {},
-    )
-
-
-def _puerto_rico_table(game: Game) -> list[Any]:
-    from referee.games.puerto_rico import data as D
-
-    buildings = [b.name for b in D.BUILDINGS]
-    ships = max(len(s.cargo_ships) for s in (*D.SETUPS.values(), D.TWO_PLAYER_SETUP))
-    return product_table(
-        game,
-        {
-            "role": D.ROLE_NAMES,
-            "good": D.GOOD_NAMES,
-            "spot": [*D.TILE_NAMES, *buildings],
-            "building": buildings,
-            "ship": range(ships),
-        },
-        {},
-    )
-
-
-_TABLES: Final[dict[str, Callable[[Game], list[Any]]]] = {
-    "manila": _manila_table,
-    "navegador": _navegador_table,
-    "puerto-rico": _puerto_rico_table,
-}
-
 _codecs: dict[str, ActionCodec] = {}
 
 
@@ -256,8 +146,9 @@ def action_codec(game: Game) -> ActionCodec:
     """The action-id scheme of ``game`` (built once per game and cached)."""
     codec = _codecs.get(game.name)
     if codec is None:
-        build = _TABLES.get(game.name)
-        codec = TableCodec(build(game)) if build else LegalIndexCodec(ROADS_AND_BOATS_MAX_LEGAL)
+        spec = interop_of(game)
+        table = spec.action_table(game)
+        codec = TableCodec(table) if table is not None else LegalIndexCodec(spec.MAX_LEGAL)
         _codecs[game.name] = codec
     return codec
 
@@ -271,8 +162,9 @@ def action_label(action: Any) -> str:
 
 
 def tensor_size(game: Game) -> int:
-    """Entries of ``game``'s observation tensor (:data:`TENSOR_SIZES`, 2048 otherwise)."""
-    return TENSOR_SIZES.get(game.name, 2048)
+    """Entries of ``game``'s observation tensor (its ``interop.TENSOR_SIZE``)."""
+    size: int = interop_of(game).TENSOR_SIZE
+    return size
 
 
 def view_tensor(view: Any, size: int, out: np.ndarray[Any, Any] | None = None) -> Any:

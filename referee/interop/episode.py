@@ -21,8 +21,9 @@ from typing import Any
 import msgspec
 
 from referee import __version__
-from referee.engine import Game, State
-from referee.record import (
+from referee.api.engine import Game, State
+from referee.api.rng import KEYED, LEGACY
+from referee.match.record import (
     FORMAT,
     ChanceLine,
     Header,
@@ -31,7 +32,6 @@ from referee.record import (
     ResultLine,
     SeatInfo,
 )
-from referee.rng import KEYED, LEGACY
 
 
 class Episode:
@@ -96,7 +96,7 @@ class Episode:
 
     def header(self, seed: int | None, names: list[str] | None = None) -> Header:
         """The record header: keyed chance when ``seed`` is given (the generator of
-        :func:`referee.rng.match_rng`), else the outcomes stand as recorded."""
+        :func:`referee.api.rng.match_rng`), else the outcomes stand as recorded."""
         who = names or [f"player_{s}" for s in range(self.seats)]
         return Header(
             format=FORMAT,

@@ -1,20 +1,21 @@
 """OpenSpiel games for the referee's engines: ``import referee.interop.openspiel``.
 
-Importing this module registers ``referee_manila``, ``referee_navegador``,
-``referee_puerto_rico`` and ``referee_roads_and_boats`` with ``pyspiel.register_game``
-(``pip install -e '.[interop]'``).  Load one with
-``pyspiel.load_game("referee_manila", {"players": 4})``.
+Importing this module registers ``referee_<game>`` (the game's name with ``-`` read
+as ``_``) for every game that has an ``interop`` module, with
+``pyspiel.register_game`` (``pip install -e '.[interop]'``).  Load one with
+``pyspiel.load_game("referee_<game>", {"players": 4})``.
 
 * **Parameters:** ``players`` (the game's seat range, default 4 where allowed),
   ``max_plies`` (0, the default: play to the end; else the game is cut after that
   many plies, chance events and moves alike, and scored as the referee's
   ``--max-plies`` does, by the engine's scores and ranks of the unfinished position)
   and every game option under its own name and type; an option whose default is
-  ``None`` (Roads & Boats ``map_seed``) takes ``-1`` for ``None``.
+  ``None`` (a map seed) takes ``-1`` for ``None``.
 * **Chance:** explicit chance nodes carrying the engine's outcomes, each event dealt a
   piece at a time with the engine's probabilities (:mod:`referee.interop.chance`).
-* **Actions:** :mod:`referee.interop.encoding` (an id table, or Roads & Boats' legal
-  index); ``action_to_string`` shows the engine action as JSON.
+* **Actions:** :mod:`referee.interop.encoding` (an id table, or a legal index for
+  a game whose actions name places of a generated map); ``action_to_string`` shows
+  the engine action as JSON.
 * **Information:** ``observation_string(p)`` is the JSON of seat ``p``'s protocol view,
   ``observation_tensor(p)`` its hashed encoding
   (:func:`referee.interop.encoding.view_tensor`), ``information_state_string(p)`` the
@@ -39,7 +40,7 @@ import msgspec
 import numpy as np
 import pyspiel
 
-from referee.engine import CHANCE, TERMINAL, Game, Options, State
+from referee.api.engine import CHANCE, TERMINAL, Game, Options, State
 from referee.games import all_games
 from referee.interop.chance import ChanceModel, chance_model
 from referee.interop.encoding import (
@@ -82,7 +83,7 @@ def _option_defaults(game: Game) -> dict[str, Any]:
 
 def options_from_params(game: Game, params: dict[str, Any]) -> Options:
     """The engine options of OpenSpiel ``params`` (``players`` ignored); raises
-    :class:`referee.engine.OptionError` for a bad value."""
+    :class:`referee.api.engine.OptionError` for a bad value."""
     none_default = {k for k, v in msgspec.to_builtins(game.options_type()).items() if v is None}
     raw = {
         k: (None if k in none_default and v == NONE_PARAM else v)
@@ -95,7 +96,7 @@ def options_from_params(game: Game, params: dict[str, Any]) -> Options:
 
 def determinize(game: Game, view: Any, rng: random.Random, options: Options) -> State:
     """``game.determinize(view, rng)``, given ``options`` where the game takes them
-    (Manila's would otherwise assume the default options)."""
+    (a game whose determinization takes them would otherwise assume the defaults)."""
     if "options" in inspect.signature(game.determinize).parameters:
         state: State = game.determinize(view, rng, options=options)  # type: ignore[call-arg]
         return state
@@ -140,7 +141,7 @@ class RefereeGame(pyspiel.Game):
         options_from_params(game, merged)  # raises OptionError before OpenSpiel sees it
         info = pyspiel.GameInfo(
             num_distinct_actions=action_codec(game).num_actions,
-            max_chance_outcomes=chance_model(game.name).max_outcomes,
+            max_chance_outcomes=chance_model(game).max_outcomes,
             num_players=seats,
             min_utility=MIN_UTILITY,
             max_utility=MAX_UTILITY,
@@ -175,7 +176,7 @@ class RefereeGame(pyspiel.Game):
     @functools.cached_property
     def chance(self) -> ChanceModel:
         """The game's chance decomposition."""
-        return chance_model(self.engine.name)
+        return chance_model(self.engine)
 
     @functools.cached_property
     def tensor_size(self) -> int:

@@ -1,6 +1,6 @@
 """PettingZoo AEC environments of the referee's games (``pip install -e '.[interop]'``).
 
-``env("manila", players=4, **options)`` returns a :class:`RefereeEnv`:
+``env("<game>", players=4, **options)`` returns a :class:`RefereeEnv`:
 
 * agents ``player_0 .. player_{N-1}`` (seat order); the agent to act is the seat to
   move, so turns follow the game's own order (not a fixed rotation);
@@ -10,7 +10,7 @@
   (:func:`~referee.interop.encoding.action_codec`, ``A`` ids; all 0 when the agent is
   not to move); actions are ``Discrete(A)``;
 * chance is resolved inside ``reset`` and ``step`` from the generator the referee uses,
-  ``referee.rng.match_rng(seed, "chance")`` for ``reset(seed=seed)``, so the same seed
+  ``referee.api.rng.match_rng(seed, "chance")`` for ``reset(seed=seed)``, so the same seed
   and the same moves give the same game as ``referee play --seed``;
 * rewards are 0 until the end, then ``score + 0.001 * (seats - rank)`` (as OpenSpiel's
   ``returns()``, :mod:`referee.interop.openspiel`); ``max_plies`` (0: none) truncates
@@ -19,7 +19,7 @@
   ``render()`` writes the viewer page of the episode so far at ``html_path`` (as
   ``referee view`` draws a record) and returns its path.
 
-Raises :class:`referee.engine.OptionError` for a bad seat count or option, and
+Raises :class:`referee.api.engine.OptionError` for a bad seat count or option, and
 :class:`~referee.interop.encoding.ActionIdError` for an action id that is not legal.
 """
 
@@ -34,11 +34,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
+from referee.api.rng import KEYED, match_rng
 from referee.games import get_game
 from referee.interop.encoding import action_codec, tensor_size, view_tensor, view_text
 from referee.interop.episode import Episode
-from referee.rng import KEYED, match_rng
 
 TIE_NUDGE = 0.001
 """Per rank step added to the final scores in the rewards."""

@@ -30,6 +30,7 @@ LAYERS = [
     "tournament",
     "regress",
     "viewer",
+    "interop",
     "cli",
 ]
 HELPERS = {"referee", "referee.errors", "referee.display", "referee.wording", "referee.progress"}

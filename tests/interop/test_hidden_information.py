@@ -18,7 +18,7 @@ import msgspec
 import numpy as np
 import pytest
 
-from referee.replay import replay
+from referee.match.replay import replay
 from tests.interop.helpers import need, play_openspiel
 
 GAMES = [("manila", 3), ("navegador", 2), ("puerto-rico", 3), ("roads-and-boats", 2)]

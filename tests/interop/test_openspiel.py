@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from referee.engine import CHANCE, TERMINAL
+from referee.api.engine import CHANCE, TERMINAL
 from referee.games import get_game
 from tests.interop.helpers import SEAT_COUNTS, need, play_openspiel
 

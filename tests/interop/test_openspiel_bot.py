@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _check_bot(game: str, command: str, *flags: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "referee.cli", "check-bot", game, command, *flags],
+        [sys.executable, "-m", "referee.cli.main", "check-bot", game, command, *flags],
         cwd=ROOT,
         capture_output=True,
         text=True,

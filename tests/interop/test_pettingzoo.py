@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from referee.games import get_game
-from referee.record import ChanceLine, MoveLine, ResultLine, read_record
+from referee.match.record import ChanceLine, MoveLine, ResultLine, read_record
 from tests.interop.helpers import need
 
 TWO_COUNTS = [
@@ -78,7 +78,7 @@ def _play_referee(tmp_path: Path, name: str, seats: int, seed: int) -> Path:
         [
             sys.executable,
             "-m",
-            "referee.cli",
+            "referee.cli.main",
             "play",
             name,
             *bots,

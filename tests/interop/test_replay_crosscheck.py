@@ -12,7 +12,7 @@ import pytest
 
 from referee.games import get_game
 from referee.interop.encoding import action_codec
-from referee.replay import replay
+from referee.match.replay import replay
 from tests.interop.helpers import need, play_openspiel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,7 +21,7 @@ GAMES = [("manila", 4), ("navegador", 2), ("puerto-rico", 3), ("roads-and-boats"
 
 def _referee_replay(record: Path, *flags: str) -> str:
     done = subprocess.run(
-        [sys.executable, "-m", "referee.cli", "replay", str(record), *flags],
+        [sys.executable, "-m", "referee.cli.main", "replay", str(record), *flags],
         cwd=ROOT,
         capture_output=True,
         text=True,
