@@ -38,7 +38,6 @@ with the sandbox, old beside new.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import os
 import random
 import shutil
@@ -57,6 +56,7 @@ from tabulate import tabulate
 
 from benchmarks.figures import command_line, load_report
 from benchmarks.players import ECHO_C, STAMP_C, STAMP_PY
+from benchmarks.probe import stamp_gaps
 from referee.api.engine import CHANCE
 from referee.games import get_game
 from referee.match.match import Clock, run_match
@@ -210,20 +210,7 @@ async def gap_us(argv: list[str], matches: int, stamps: Path) -> tuple[float, fl
             reuse_tag=str(seed),
         )
     await pool.close()
-    events: list[tuple[int, str, int]] = []
-    for path in stamps.glob("seat*"):
-        for line in path.read_text().split("\n"):
-            parts = line.split()
-            if parts and parts[0] == "a":
-                events.append((int(parts[2]), "a", int(parts[1])))
-            elif parts and parts[0] == "r":
-                events.append((int(parts[1]), "r", 0))
-    events.sort()
-    gaps = [
-        (t - prev_t) / 1000.0
-        for (prev_t, prev_kind, _), (t, kind, act_id) in itertools.pairwise(events)
-        if kind == "a" and prev_kind == "r" and act_id > 1
-    ]
+    gaps = stamp_gaps(stamps)
     return statistics.median(gaps), statistics.fmean(gaps), len(gaps)
 
 

@@ -242,9 +242,10 @@ async def stamped(argv: list[str], matches: int, stamps: Path) -> None:
     await pool.close()
 
 
-def gap(args: dict[str, Any]) -> dict[str, Any]:
-    stamps = Path(tempfile.mkdtemp(dir=args["dir"]))
-    run(args["loop"], stamped(args["argv"], args["matches"], stamps))
+def stamp_gaps(stamps: Path) -> list[float]:
+    """The harness gaps in µs from the stamp files (``seat*``) the stamping players of
+    :mod:`benchmarks.players` wrote in ``stamps``: from each reply flushed ("r") to the
+    next act read ("a"), the first act of a match left out."""
     events: list[tuple[int, str, int]] = []
     for file in stamps.glob("seat*"):
         for text in file.read_text().split("\n"):
@@ -254,11 +255,17 @@ def gap(args: dict[str, Any]) -> dict[str, Any]:
             elif parts and parts[0] == "r":
                 events.append((int(parts[1]), "r", 0))
     events.sort()
-    gaps = [
+    return [
         (t - prev_t) / 1000.0
         for (prev_t, prev_kind, _), (t, kind, act_id) in itertools.pairwise(events)
         if kind == "a" and prev_kind == "r" and act_id > 1
     ]
+
+
+def gap(args: dict[str, Any]) -> dict[str, Any]:
+    stamps = Path(tempfile.mkdtemp(dir=args["dir"]))
+    run(args["loop"], stamped(args["argv"], args["matches"], stamps))
+    gaps = stamp_gaps(stamps)
     return {"median_us": statistics.median(gaps), "gaps": len(gaps)}
 
 
