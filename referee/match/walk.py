@@ -27,6 +27,7 @@ from typing import Any
 import msgspec
 
 from referee.api.engine import CHANCE, TERMINAL, Game, GameError, State
+from referee.games import UnknownGame
 from referee.match.record import (
     ChanceLine,
     FaultLine,
@@ -106,9 +107,8 @@ def start(
     try:
         game = lookup(header.game)
         state = game.new_game(len(header.seats), game.parse_options(header.options))
-    except (KeyError, GameError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        raise WalkError(f"{path}: line 1: {message}") from None
+    except (UnknownGame, GameError) as exc:
+        raise WalkError(f"{path}: line 1: {exc}") from None
     return header, game, state
 
 
@@ -147,16 +147,16 @@ def walk(
             over = isinstance(line, ResultLine)
             yield Step(number, line, ply, state)
             continue
-        step = _checked(fail, game, state, header, line, ply) if check else None
-        if step is None:
+        legal: list[Any] | None = None
+        if check:
+            action, legal = _check(fail, game, state, header, line, ply)
+        else:
             action = None if isinstance(line, ChanceLine) else game.decode_action(line.action)
-            step = Step(number, line, ply, state, action)
-        else:
-            step.number = number
         if isinstance(line, ChanceLine):
-            step.seen = observe(state, seats, chance=line.outcome)
+            seen = observe(state, seats, chance=line.outcome)
         else:
-            step.seen = observe(state, seats, seat=line.seat, action=step.action)
+            seen = observe(state, seats, seat=line.seat, action=action)
+        step = Step(number, line, ply, state, action, seen, legal)
         yield step
         if isinstance(line, ChanceLine):
             try:
@@ -170,16 +170,17 @@ def walk(
         ply += 1
 
 
-def _checked(
+def _check(
     fail: Callable[[str], WalkError],
     game: Game,
     state: State,
     header: Header,
     line: ChanceLine | MoveLine,
     ply: int,
-) -> Step:
-    """The step of a chance or move line that passes the walk's checks (see
-    :func:`walk`); raises the :class:`WalkError` of the first that fails."""
+) -> tuple[Any, list[Any] | None]:
+    """The decoded action and the legal actions of a move line (``None, None`` for a
+    chance line) that passes the walk's checks (see :func:`walk`); raises the
+    :class:`WalkError` of the first that fails."""
     if line.ply != ply:
         raise fail(f"expected ply {ply}, found {line.ply}")
     if header.max_plies and ply >= header.max_plies:
@@ -188,7 +189,7 @@ def _checked(
     if isinstance(line, ChanceLine):
         if to_move != CHANCE:
             raise fail(f"expected a move by seat {to_move}, found a chance outcome")
-        return Step(0, line, ply, state)
+        return None, None
     if to_move == CHANCE:
         raise fail(f"expected a chance outcome, found a move by seat {line.seat}")
     if to_move == TERMINAL:
@@ -202,4 +203,4 @@ def _checked(
         raise fail(str(exc)) from None
     if action not in legal:
         raise fail(f"action {_enc(line.action)} is not legal here")
-    return Step(0, line, ply, state, action, legal=legal)
+    return action, legal

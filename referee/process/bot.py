@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from referee.human.command import is_human
 from referee.process.child import Child
 from referee.process.isolation import reaper
 from referee.process.isolation.cgroups import MemoryGroup, memory_group
@@ -64,7 +65,6 @@ from referee.process.spec import (
     TASKS_PER_PROCESS,
     BotLimits,
     BotSpec,
-    is_human,
     scrubbed_environment,
 )
 

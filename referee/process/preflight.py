@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from referee.errors import BadInput
+from referee.human.command import is_human
 from referee.process.spec import BotCommandError
 
 SCRIPT_SUFFIXES = frozenset(
@@ -153,8 +154,6 @@ def bot_files(argv: Sequence[str]) -> list[str]:
     """The files a resolved bot command names: its program (found on ``PATH`` when it
     has no ``/``) and every absolute argument that exists, each as given and as its
     real path (symlinks followed), deduplicated."""
-    from referee.human.command import is_human
-
     if is_human(argv):  # the human seat is not sandboxed; its --terminal is no bot file
         return []
     program = argv[0] if os.sep in argv[0] else shutil.which(argv[0])

@@ -12,11 +12,12 @@ import resource
 import shlex
 import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.errors import RefereeError
+from referee.human.command import BANK_MS, MOVE_MS, WORD, human_argv, is_human
 from referee.process.isolation import reaper
 from referee.process.isolation.sandbox import MIB, OOM_SCORE_ADJ
 
@@ -112,8 +113,6 @@ class BotSpec:
         if not self.command:
             self.command = shlex.join(self.argv)
         if is_human(self.argv):  # a person's clock unless the entrant set one
-            from referee.human.command import BANK_MS, MOVE_MS
-
             self.move_ms = MOVE_MS if self.move_ms is None else self.move_ms
             self.bank_ms = BANK_MS if self.bank_ms is None else self.bank_ms
 
@@ -134,9 +133,7 @@ def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> lis
         raise BotCommandError(f"cannot parse bot command {command!r}: {exc}") from None
     if not argv:
         raise BotCommandError("empty bot command")
-    if argv[0] == "human":  # the built-in human seat (referee/human/command.py)
-        from referee.human.command import human_argv
-
+    if argv[0] == WORD:  # the built-in human seat (referee/human/command.py)
         return human_argv(argv[1:])
     base = Path(base_dir)
     # The arguments preflight checks as scripts (``python3 my_bot.py``, ``node bot.js``)
@@ -164,15 +161,6 @@ def resolve_command(command: str, base_dir: str | os.PathLike[str] = ".") -> lis
     elif shutil.which(program) is None:
         raise BotCommandError(f"bot program not found on PATH: {program}")
     return resolved
-
-
-def is_human(argv: Sequence[str]) -> bool:
-    """True for the built-in human seat's command (:mod:`referee.human.command`): the
-    one bot that is not sandboxed, not stopped while others move, and has a person's
-    clock (docs/human.md)."""
-    from referee.human.command import is_human as human
-
-    return human(argv)
 
 
 def scrubbed_environment(home: str, token: str) -> dict[str, str]:
