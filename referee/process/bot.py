@@ -38,7 +38,7 @@ from typing import Any
 from referee.human.command import is_human
 from referee.process.child import Child
 from referee.process.isolation import reaper
-from referee.process.isolation.cgroups import MemoryGroup, memory_group
+from referee.process.isolation.cgroups import MemoryGroup, memory_group, warm_up
 from referee.process.isolation.sandbox import (
     SandboxPolicy,
     bot_filter,
@@ -246,6 +246,7 @@ class BotProcess:
         prefix = launcher(kernel_limits, sandbox)
         argv = [*spec.wrapper, *(prefix or []), *spec.argv]
         passed: list[int] = []  # descriptors bwrap reads its options and filter from
+        joins_first = group  # the group the first process joins before anything runs
         if sandbox.mode == "bwrap":
             uid = None if lease is None else lease.uid
             prepare_workdir(workdir, uid)
@@ -264,9 +265,24 @@ class BotProcess:
             # Limits first, as root where the referee is: the program is then run by
             # setpriv, dropping to the bot's uid, exactly as without limits.
             inner = [*(prefix or []), *bwrap[cut + 1 :], *spec.wrapper, *spec.argv]
+            if group is not None and group.joins_inside():
+                # The bot joins its group inside the sandbox, before anything of its
+                # own runs, while the kernel's wait for the move started at spawn
+                # (cgroups.warm_up) passes during bubblewrap's set-up.
+                try:
+                    procs_fd = group.open_procs()
+                except OSError as exc:
+                    for fd in passed:
+                        os.close(fd)
+                    raise undo(str(exc)) from None
+                passed.append(procs_fd)
+                inner = [*group.inner_prefix(procs_fd), *inner]
+                joins_first = None
             argv = [bwrap[0], "--args", str(options_fd), "--", *inner]
         # Outermost, so the sandbox's own processes have them too.
-        argv = [*(group.prefix() if group else []), *oom_prefix(), *argv]
+        argv = [*(joins_first.prefix() if joins_first else []), *oom_prefix(), *argv]
+        if group is not None and joins_first is None:
+            warm_up()
         child_in, parent_in = os.pipe()
         parent_out, child_out = os.pipe()
         parent_err, child_err = os.pipe()

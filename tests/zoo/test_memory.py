@@ -8,6 +8,7 @@ kernel's out-of-memory killer take another bot.  These tests need memory cgroups
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from pathlib import Path
@@ -16,11 +17,13 @@ from typing import Literal
 import pytest
 
 from referee.match.match import Clock, MatchOutcome, run_match
+from referee.process.bot import BotProcess
+from referee.process.isolation import cgroups as cgroup_module
 from referee.process.isolation.cgroups import memory_group, memory_problem
 from referee.process.isolation.sandbox import SandboxPolicy, bwrap_problem
 from referee.process.spec import BotLimits, BotSpec
 from tests.core.toygame import GAME
-from tests.zoo.procs import ready_name, require
+from tests.zoo.procs import ready_name, require, while_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM_BOT = [sys.executable, str(ROOT / "bots" / "random_bot.py")]
@@ -166,3 +169,57 @@ def test_each_seat_reports_the_peak_of_its_own_processes(tmp_path: Path) -> None
     assert all(48 <= peak < 1024 for peak in peaks(hoarders))
     small = [BotSpec(f"r{k}", RANDOM_BOT) for k in range(2)]
     assert all(peak < 40 for peak in peaks(small))  # in the hoarders' groups
+
+
+LOOKER = """
+import json, os, sys
+targets = []
+for fd in sorted(os.listdir("/proc/self/fd")):
+    try:
+        targets.append(os.readlink(f"/proc/self/fd/{fd}"))
+    except OSError:  # the listing's own descriptor, closed since
+        pass
+for line in sys.stdin:
+    if json.loads(line)["type"] == "start":
+        print(json.dumps({"type": "ready", "name": json.dumps(targets)}), flush=True)
+"""
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "none"])
+def test_every_process_of_the_bot_is_in_its_group_and_holds_no_descriptor_of_it(
+    mode: str,
+) -> None:
+    """Whether the bot joins its group first (``none``) or from inside its sandbox
+    (``bwrap`` on cgroup v1, with the kernel's wait started at spawn by
+    ``warm_up``), the bot's own process is in its group when it runs, and the
+    descriptor through which it joined is closed before the bot's program starts
+    (the bot's only open files are its three pipes)."""
+    if mode == "bwrap" and bwrap_problem() is not None:
+        pytest.skip(str(bwrap_problem()))
+
+    def members(bot: BotProcess) -> tuple[list[int], list[int]]:
+        group = bot._group
+        assert group is not None
+        return group.pids(), bot.tree()
+
+    name, (inside, tree) = while_ready(
+        [sys.executable, "-c", LOOKER], SandboxPolicy(mode), members, BotLimits()
+    )
+    targets = json.loads(name)
+    assert len(targets) == 3 and all(t.startswith("pipe:") for t in targets), targets
+    assert tree[-1] in inside  # the bot's program itself, the deepest process
+    if mode == "none":
+        assert sorted(inside) == sorted(tree)
+
+
+def test_a_warm_up_moves_nothing_and_is_not_started_twice() -> None:
+    """``warm_up`` moves this process into the cgroup it is already in (so nothing
+    moves), in a thread of its own, and does not queue a second one while one is
+    under way."""
+    before = Path("/proc/self/cgroup").read_text()
+    cgroup_module.warm_up()
+    first = cgroup_module._warming
+    cgroup_module.warm_up()
+    assert first is not None and (cgroup_module._warming is first or first.done())
+    first.result(timeout=30)
+    assert Path("/proc/self/cgroup").read_text() == before
