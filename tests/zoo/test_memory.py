@@ -202,9 +202,8 @@ def test_every_process_of_the_bot_is_in_its_group_and_holds_no_descriptor_of_it(
         assert group is not None
         return group.pids(), bot.tree()
 
-    name, (inside, tree) = while_ready(
-        [sys.executable, "-c", LOOKER], SandboxPolicy(mode), members, BotLimits()
-    )
+    policy = SandboxPolicy(mode)  # type: ignore[arg-type]
+    name, (inside, tree) = while_ready([sys.executable, "-c", LOOKER], policy, members, BotLimits())
     targets = json.loads(name)
     assert len(targets) == 3 and all(t.startswith("pipe:") for t in targets), targets
     assert tree[-1] in inside  # the bot's program itself, the deepest process
