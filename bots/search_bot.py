@@ -47,7 +47,9 @@ out of the search (the engine still forces a mortgage in the debt phase).
 
 Time: the ``act`` clock (``move_ms``, ``bank_ms``) comes from ``botkit`` (``self.clock``); the
 search stops after ``--fraction`` (default 0.35) of ``move_ms`` plus a 1/40 share of
-the bank minus a safety margin, measured from when the ``act`` line arrived.
+the bank minus a safety margin, measured from when the ``act`` line arrived; a long
+unit of work (a Navegador playout) is started only if, at its measured cost, it ends
+before the move clock plus that share of the bank, less the margin (:class:`Deadline`).
 ``--iterations N`` instead runs exactly N iterations (deterministic with
 ``--seed``, for tests); ``--max-ms`` caps the per-move budget.
 
@@ -83,6 +85,31 @@ SAFETY_MS = 60.0
 """Margin kept back from every time budget (reply, scheduling on a loaded machine)."""
 BANK_SHARE = 1 / 40
 """Share of the remaining time bank one move may spend."""
+
+
+class Deadline:
+    """A move's clock budget as the ``done(count)`` predicate of the searches: true
+    once ``perf_counter`` has reached ``deadline`` (seconds; the soft budget, see
+    :meth:`SearchBot.budget_ms`) or ``count`` has reached ``cap`` (when given).
+
+    :meth:`remaining_s` is the time left before ``hard`` (seconds), the latest the
+    move may end: the move clock plus the bank's share, less the safety margin.  A
+    caller whose units of work are long (Navegador's playouts: hundreds of ms near
+    the end of the game) starts one only if it ends before that, so that a unit
+    started just before the soft deadline cannot run the move past its clock and
+    drain the bank."""
+
+    def __init__(self, deadline: float, cap: int | None = None, hard: float | None = None) -> None:
+        self.deadline = deadline
+        self.cap = cap
+        self.hard = deadline if hard is None else max(hard, deadline)
+
+    def __call__(self, count: int) -> bool:
+        return time.perf_counter() >= self.deadline or (self.cap is not None and count >= self.cap)
+
+    def remaining_s(self) -> float:
+        """Seconds left before the hard deadline (negative once past it)."""
+        return self.hard - time.perf_counter()
 
 
 # ------------------------------------------------------------------ adapters
@@ -383,11 +410,10 @@ class SearchBot(Bot):
             return done
         deadline = self.received + self.budget_ms() / 1000.0
         cap = self.adapter.clock_playout_cap if rollouts else None
-
-        def timed(count: int) -> bool:
-            return time.perf_counter() >= deadline or (cap is not None and count >= cap)
-
-        return timed
+        hard_ms = self.clock.move_ms + BANK_SHARE * self.clock.bank_ms - SAFETY_MS
+        if self.max_ms is not None:
+            hard_ms = min(hard_ms, self.max_ms)
+        return Deadline(deadline, cap, self.received + hard_ms / 1000.0)
 
     def choose(self, view: Any, legal: list[Any], events: list[Any]) -> int:
         self.adapter.observe(view, events)

@@ -35,6 +35,9 @@ hides only the future: the unseen colony tiles).
 from __future__ import annotations
 
 import random
+import statistics
+import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -98,6 +101,8 @@ def decide(
         if not END_PLAYOUTS:
             return hint  # the guide's end-game rules: spend what scores, exact money
         rounds = END_ROUNDS  # the end is near: play to it and count the final score
+    if not fits(done, 2 * rounds):
+        return hint  # not even one playout of two candidates fits in what is left
     candidates = shortlist(state, bot.seat, legal, hint)
     if len(candidates) < 2:
         return hint
@@ -105,6 +110,29 @@ def decide(
     if not margins[0]:
         return hint  # not one sample fits in the budget
     return candidates[pick(margins)]
+
+
+_ROUND_S: deque[float] = deque(maxlen=5)
+"""Seconds one round of a playout took, in this process's latest playouts (the
+median is the estimate, so one playout slowed by the machine does not stop the
+next ones)."""
+
+
+def _measured(seconds: float, rounds: int) -> None:
+    _ROUND_S.append(seconds / rounds)
+
+
+def fits(done: Callable[[int], bool], rounds: int) -> bool:
+    """Whether ``rounds`` rounds of playouts end before the move's hard deadline (a
+    ``done`` with ``remaining_s``, :class:`bots.search_bot.Deadline`), at the median
+    cost per round of the latest playouts: a playout is a long unit of work (a
+    three-round playout takes hundreds of ms), and one started just before the soft
+    deadline at a short move clock would run the move past its clock into the bank.
+    True for an iteration budget, and before any playout has been timed."""
+    remaining = getattr(done, "remaining_s", None)
+    if remaining is None or not _ROUND_S:
+        return True
+    return bool(remaining() >= rounds * statistics.median(_ROUND_S))
 
 
 def shortlist(state: NavegadorState, seat: int, legal: list[Any], hint: Any) -> list[Any]:
@@ -154,9 +182,11 @@ def paired(
             if known is not None:
                 row.append(known)
                 continue
-            if row and done(count + run * rounds):
-                break  # the clock ran out inside the sample
+            if (row and done(count + run * rounds)) or not fits(done, rounds):
+                break  # the clock ran out inside the sample, or the playout would overrun it
+            began = time.perf_counter()
             margin, fixed = playout(state, seat, action, seed, rounds)
+            _measured(time.perf_counter() - began, rounds)
             run += 1
             row.append(margin)
             if fixed:

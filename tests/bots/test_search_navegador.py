@@ -4,6 +4,8 @@ playouts at the rondel choice, the guide everywhere else."""
 from __future__ import annotations
 
 import random
+import time
+from collections import deque
 from types import SimpleNamespace
 from typing import Any
 
@@ -11,6 +13,7 @@ import pytest
 
 from bots import search_navegador as nav
 from bots.navegador_bot import NavegadorBot, Planner, end_near
+from bots.search_bot import Deadline
 from referee.api.engine import CHANCE, TERMINAL
 from referee.games.navegador import GAME
 from referee.games.navegador.state import START, NavegadorState
@@ -295,3 +298,45 @@ def test_a_playout_says_whether_its_margin_depends_on_the_seed() -> None:
     for action in late.legal_actions():
         margins = {nav.playout(late, seat, action, seed, rounds=1) for seed in (1, 2, 3)}
         assert len(margins) == 1 and margins.pop()[1]
+
+
+def test_a_playout_that_would_run_past_the_moves_clock_is_not_started(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With playouts measured at 100 s a round, a move with 60 s left on its clock
+    plays the guide's choice without a playout (a three-round playout would end past
+    the clock, into the bank), though its budget has not run out; with hours left the
+    candidates are played out."""
+    state = heuristic_game(5, mid_game_start)
+    seat = state.to_move()
+    legal = state.legal_actions()
+    played: list[Any] = []
+
+    def counting(
+        copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any
+    ) -> tuple[float, bool]:
+        played.append(action)
+        return 0.0, True
+
+    monkeypatch.setattr(nav, "playout", counting)
+    monkeypatch.setattr(nav, "_ROUND_S", deque([100.0]))
+    now = time.perf_counter()
+    tight = Deadline(now + 60.0)
+    assert not tight(0) and 0 < tight.remaining_s() <= 60.0
+    hint = legal[-1]
+    assert nav.decide(adapter(seat), state.view(seat), legal, hint, tight) is hint
+    assert played == []
+    roomy = Deadline(now + 60.0, None, now + 10_000.0)
+    nav.decide(adapter(seat), state.view(seat), legal, hint, roomy)
+    assert len(played) >= 2
+
+
+def test_a_deadline_is_soft_for_the_search_and_hard_for_long_units() -> None:
+    """``Deadline`` answers ``done`` from its soft deadline and its cap, and gives the
+    time left before its hard deadline, which is never before the soft one."""
+    now = time.perf_counter()
+    assert Deadline(now - 1.0)(0)
+    assert Deadline(now + 100.0, cap=5)(5) and not Deadline(now + 100.0, cap=5)(4)
+    assert Deadline(now - 1.0, None, now + 100.0).remaining_s() > 99.0
+    assert Deadline(now + 100.0, None, now).remaining_s() > 99.0  # hard lifted to soft
+    assert nav.fits(lambda n: False, 1000)  # an iteration budget: no clock to fit
