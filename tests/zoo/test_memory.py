@@ -222,3 +222,25 @@ def test_a_warm_up_moves_nothing_and_is_not_started_twice() -> None:
     assert first is not None and (cgroup_module._warming is first or first.done())
     first.result(timeout=30)
     assert Path("/proc/self/cgroup").read_text() == before
+
+
+def test_a_forked_child_warms_up_with_a_thread_of_its_own() -> None:
+    """A forked worker does not inherit its parent's warm-up thread (it does not run
+    there): its warm-ups run in a thread of its own and finish."""
+    cgroup_module.warm_up()
+    assert cgroup_module._warming is not None
+    cgroup_module._warming.result(timeout=30)  # the parent's thread has started
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            cgroup_module.warm_up()
+            assert cgroup_module._warming is not None
+            cgroup_module._warming.result(timeout=30)
+            os.write(write, b"done")
+        finally:
+            os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    with os.fdopen(read) as pipe:
+        assert pipe.read() == "done"

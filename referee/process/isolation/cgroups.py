@@ -331,11 +331,14 @@ def _parent() -> _Parent | str:
 
 
 def _forget_after_fork() -> None:
-    """A forked child makes groups of its own: it must never hand out its parent's."""
-    global _lock
+    """A forked child makes groups of its own: it must never hand out its parent's.
+    Nor does it have its parent's warm-up thread: it starts its own when needed."""
+    global _lock, _warmer, _warming
     _parent.cache_clear()
     _free.clear()
     _lock = threading.Lock()
+    _warmer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="cgroup-warm")
+    _warming = None
 
 
 os.register_at_fork(after_in_child=_forget_after_fork)
