@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import time
 from collections import deque
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -42,6 +43,23 @@ def heuristic_game(seed: int, stop: Any) -> NavegadorState:
 
 def mid_game_start(state: NavegadorState) -> bool:
     return state.stage == START and sum(p.turns for p in state.players) >= 12
+
+
+def counted_playouts(
+    monkeypatch: pytest.MonkeyPatch, margin: Callable[[int], float], fixed: bool
+) -> list[Any]:
+    """Replace ``playout``: the n-th playout (from 1) gives ``margin(n)`` and ``fixed``;
+    returns the list of the actions played out, in order."""
+    played: list[Any] = []
+
+    def counting(
+        copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any
+    ) -> tuple[float, bool]:
+        played.append(action)
+        return margin(len(played)), fixed
+
+    monkeypatch.setattr(nav, "playout", counting)
+    return played
 
 
 def test_pick_needs_the_minimum_gain_and_the_paired_error() -> None:
@@ -154,15 +172,7 @@ def test_a_clock_running_out_inside_a_sample_stops_at_once(
     state = heuristic_game(5, mid_game_start)
     seat = state.to_move()
     legal = state.legal_actions()
-    played: list[Any] = []
-
-    def counting(
-        copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any
-    ) -> tuple[float, bool]:
-        played.append(action)
-        return (5.0 if len(played) == 3 else 0.0), False
-
-    monkeypatch.setattr(nav, "playout", counting)
+    played = counted_playouts(monkeypatch, lambda n: 5.0 if n == 3 else 0.0, False)
     margins = nav.paired(
         state,
         seat,
@@ -310,15 +320,7 @@ def test_a_playout_that_would_run_past_the_moves_clock_is_not_started(
     state = heuristic_game(5, mid_game_start)
     seat = state.to_move()
     legal = state.legal_actions()
-    played: list[Any] = []
-
-    def counting(
-        copy: NavegadorState, s: int, action: Any, seed: int, rounds: Any
-    ) -> tuple[float, bool]:
-        played.append(action)
-        return 0.0, True
-
-    monkeypatch.setattr(nav, "playout", counting)
+    played = counted_playouts(monkeypatch, lambda n: 0.0, True)
     monkeypatch.setattr(nav, "_ROUND_S", deque([100.0]))
     now = time.perf_counter()
     tight = Deadline(now + 60.0)
