@@ -1,6 +1,7 @@
 """The trivial players the harness benchmarks time: a C echo child (the floor of one
 round trip on a pipe), a stamping C bot and the same bot in Python (wall time from a
-reply flushed to the next request read, stamped by the bot itself)."""
+reply flushed to the next request read, stamped by the bot itself), and the same
+Python bot speaking UCI, for the comparison with fastchess."""
 
 ECHO_C = r"""
 #include <stdio.h>
@@ -56,4 +57,32 @@ for line in sys.stdin:
     elif line.startswith('{"type":"start"'):
         sys.stdout.write('{"type":"ready","name":"stamp","reuse":true}\\n'); sys.stdout.flush()
 open(sys.argv[1], "w").write("\\n".join(out) + "\\n")
+"""
+
+# The same trivial Python player for a UCI harness (fastchess): it stamps each "go" read
+# ("a 1" for the first move of a game, "a 2" after) and each "bestmove" flushed, and
+# shuffles a knight (g1f3, f3g1 / g8f6, f6g8), so every move is legal and each game is
+# drawn by repetition after 8 plies.  One stamp file per process: argv[1].<pid>.
+STAMP_UCI_PY = """
+import os, sys, time
+out = []
+shuffle = (("g1f3", "f3g1"), ("g8f6", "f6g8"))
+n = 0
+for line in sys.stdin:
+    t = time.monotonic_ns()
+    if line.startswith("go"):
+        out.append(f"a {1 if n == 0 else 2} {t}")
+        sys.stdout.write(f"bestmove {shuffle[n % 2][(n // 2) % 2]}\\n"); sys.stdout.flush()
+        out.append(f"r {time.monotonic_ns()}")
+    elif line.startswith("position"):
+        words = line.split()
+        n = len(words) - words.index("moves") - 1 if "moves" in words else 0
+    elif line.strip() == "uci":
+        sys.stdout.write("id name stamp\\nuciok\\n"); sys.stdout.flush()
+    elif line.startswith("isready"):
+        sys.stdout.write("readyok\\n"); sys.stdout.flush()
+    elif line.startswith("quit"):
+        break
+with open(f"{sys.argv[1]}.{os.getpid()}", "a") as f:
+    f.write("\\n".join(out) + "\\n")
 """

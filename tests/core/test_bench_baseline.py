@@ -4,6 +4,7 @@ a probe runs in the side's own interpreter and is refused when it imported anoth
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -11,6 +12,8 @@ import pytest
 
 from benchmarks.baseline import Side, alternate, current, run_probe
 from benchmarks.figures import Spread
+from benchmarks.players import STAMP_UCI_PY
+from benchmarks.probe import stamp_gaps
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,3 +51,38 @@ def test_probe_importing_another_referee_is_refused(tmp_path: Path) -> None:
     other = Side("other", tmp_path, Path(sys.executable))
     with pytest.raises(RuntimeError, match="imported a referee outside"):
         run_probe(other, "engine", {"game": "manila", "seats": 3, "loop": "bare", "seconds": 0.01})
+
+
+def test_the_uci_stamping_player_shuffles_a_knight_and_stamps_each_go(tmp_path: Path) -> None:
+    """The fastchess comparison's player (``STAMP_UCI_PY``) answers the UCI handshake,
+    plays the knight shuffle that is legal from the start position for both colours,
+    and stamps each ``go`` (the first of a game as ``a 1``) and each ``bestmove``, in
+    a file that the gap parser reads like our own players' files."""
+    session = "\n".join(
+        [
+            "uci",
+            "isready",
+            "ucinewgame",
+            "position startpos",
+            "go wtime 60000 btime 60000",
+            "position startpos moves g1f3 g8f6",
+            "go wtime 60000 btime 60000",
+            "position startpos moves g1f3 g8f6 f3g1",
+            "go wtime 60000 btime 60000",
+            "quit",
+        ]
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", STAMP_UCI_PY, str(tmp_path / "seat0")],
+        input=session,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert done.stdout.split("\n")[:4] == ["id name stamp", "uciok", "readyok", "bestmove g1f3"]
+    assert done.stdout.split("\n")[4:6] == ["bestmove f3g1", "bestmove f6g8"]
+    (stamps,) = tmp_path.glob("seat0.*")
+    lines = [line.split() for line in stamps.read_text().split("\n") if line]
+    assert [w[1] if w[0] == "a" else w[0] for w in lines] == ["1", "r", "2", "r", "2", "r"]
+    assert len(stamp_gaps(tmp_path)) == 2  # the game's first go is left out
