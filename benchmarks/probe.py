@@ -22,7 +22,7 @@ Kinds (all times in seconds unless said):
   a real Manila act) and the raw echo of the same line, on the same loop;
 * ``gap`` {matches, argv, dir}: wall µs from a reply flushed to the next act read,
   stamped by the bots themselves, over Manila matches of reused bots;
-* ``startup`` {sandbox, bots}: spawn to ``ready`` and close of a trivial shell bot,
+* ``startup`` {sandbox, bots, apart_ms}: spawn to ``ready`` and close of a trivial shell bot,
   per bot (``ready_ms`` list, referee ``cpu_ms`` per bot);
 * ``tournament`` {rounds, concurrency, extra}: a Manila round robin of the bundled
   bots (``tournaments/manila.toml``'s field); matches, wall, faults.
@@ -277,13 +277,15 @@ TRIVIAL = [
 ]
 
 
-async def startups(sandbox: str, bots: int) -> tuple[list[float], float]:
+async def startups(sandbox: str, bots: int, apart_ms: float = 0.0) -> tuple[list[float], float]:
     spec = BotSpec("bench", TRIVIAL)
     policy = SandboxPolicy(sandbox)
     start = Start(PROTOCOL_VERSION, "bench", "manila", {}, 0, 1, ["b"], StartClock(10_000, 1000, 0))
     readies: list[float] = []
     cpu0 = time.process_time()
     for _ in range(bots):
+        if apart_ms:  # each bot alone, as reused bots start in a tournament (not timed)
+            await asyncio.sleep(apart_ms / 1000.0)
         t0 = time.perf_counter()
         bot = await BotProcess.spawn(spec, limits=BotLimits(exit_grace_s=1.0), sandbox=policy)
         await bot.handshake(start, 10_000)
@@ -293,7 +295,8 @@ async def startups(sandbox: str, bots: int) -> tuple[list[float], float]:
 
 
 def startup(args: dict[str, Any]) -> dict[str, Any]:
-    readies, cpu = run(args.get("loop", "asyncio"), startups(args["sandbox"], args["bots"]))
+    apart = float(args.get("apart_ms", 0.0))
+    readies, cpu = run(args.get("loop", "asyncio"), startups(args["sandbox"], args["bots"], apart))
     return {"ready_ms": readies, "cpu_ms": cpu}
 
 

@@ -27,7 +27,8 @@ Sections (``--only NAME``, repeatable; default all):
   with ours; fastchess is measured only where it is on ``PATH`` or named in the
   environment variable ``FASTCHESS`` (it is not part of this project);
 * ``startup``: spawn to ``ready`` of a trivial bot without and with the sandbox, per
-  bot; the sandbox's cost is the difference of the medians.  Target: under 15 ms;
+  bot, with bots in a row and 50 ms apart (each alone, as reused bots start); the
+  sandbox's cost is the difference of the medians.  Target: under 15 ms in both;
 * ``tournament``: a 60-match Manila round robin of the bundled Python bots in the
   default configuration (sandbox on, reuse on) at concurrency 1; matches/s and CPU
   per match of the whole process tree (a bot's CPU inside bubblewrap is reported to
@@ -313,30 +314,36 @@ class Suite:
             f"{verdict(ours <= limit)}"
         )
 
-    def startup(self, bots: int = 20) -> None:
+    def startup(self, bots: int = 20, apart: Sequence[float] = (0.0, 50.0)) -> None:
+        """Spawn to ready per bot in each regime of ``apart`` (ms between two bots: 0,
+        in a row; 50, each bot alone, as reused bots start in a tournament)."""
         modes = ["none"] + (["bwrap"] if bwrap_problem() is None else [])
-        got = alternate(
-            self.sides,
-            self.repeats,
-            lambda side: {
-                mode: run_probe(side, "startup", {"sandbox": mode, "bots": bots}) for mode in modes
-            },
-        )
         rows = []
         cost: dict[str, float] = {}
-        for side in self.sides:
-            runs = got[side.label]
-            row: list[Any] = [side.label]
-            for mode in modes:
-                medians = [med(r[mode]["ready_ms"]) for r in runs]
-                row += [med(medians), min(medians)]
-            if "bwrap" in modes:
-                diffs = [med(r["bwrap"]["ready_ms"]) - med(r["none"]["ready_ms"]) for r in runs]
-                cost[side.label] = med(diffs)
-                row += [med(diffs), min(diffs)]
-            row.append(med([r["none"]["cpu_ms"] for r in runs]))
-            rows.append(row)
-        headers = ["side"]
+        for apart_ms in apart:
+            args = {"bots": bots, "apart_ms": apart_ms}
+            got = alternate(
+                self.sides,
+                self.repeats,
+                lambda side, a=args: {  # type: ignore[misc]
+                    mode: run_probe(side, "startup", {**a, "sandbox": mode}) for mode in modes
+                },
+            )
+            regime = "in a row" if not apart_ms else f"{apart_ms:.0f} ms apart"
+            for side in self.sides:
+                runs = got[side.label]
+                row: list[Any] = [regime, side.label]
+                for mode in modes:
+                    medians = [med(r[mode]["ready_ms"]) for r in runs]
+                    row += [med(medians), min(medians)]
+                if "bwrap" in modes:
+                    diffs = [med(r["bwrap"]["ready_ms"]) - med(r["none"]["ready_ms"]) for r in runs]
+                    key = f"{side.label} {regime}"
+                    cost[key] = med(diffs)
+                    row += [med(diffs), min(diffs)]
+                row.append(med([r["none"]["cpu_ms"] for r in runs]))
+                rows.append(row)
+        headers = ["bots", "side"]
         for mode in modes:
             headers += [f"{mode}: ready ms (median)", "(min)"]
         if "bwrap" in modes:
@@ -344,14 +351,16 @@ class Suite:
         headers.append("referee CPU ms/bot, no sandbox")
         print(
             f"Spawn to ready of a trivial shell bot, per bot (each run: the median of {bots} "
-            f"bots in a row); {self.header()}:"
+            f"bots); {self.header()}:"
         )
         print(tabulate(rows, headers=headers, floatfmt=".2f"))
         if cost:
-            new = cost[self.sides[-1].label]
+            new_label = self.sides[-1].label
+            worst = max(v for k, v in cost.items() if k.startswith(f"{new_label} "))
             print(
-                f"TARGET sandbox start-up cost per bot < 15 ms at the median: {new:.2f} ms "
-                f"({', '.join(f'{k} {v:.2f}' for k, v in cost.items())}), {verdict(new < 15)}"
+                f"TARGET sandbox start-up cost per bot < 15 ms at the median, in every regime: "
+                f"{worst:.2f} ms ({', '.join(f'{k} {v:.2f}' for k, v in cost.items())}), "
+                f"{verdict(worst < 15)}"
             )
 
     def tournament(
