@@ -56,16 +56,15 @@ from tabulate import tabulate
 
 from benchmarks.figures import command_line, load_report
 from benchmarks.players import ECHO_C, STAMP_C, STAMP_PY
-from benchmarks.probe import stamp_gaps
+from benchmarks.probe import act_cpu, echo_cpu, stamp_gaps
 from referee.api.engine import CHANCE
 from referee.games import get_game
 from referee.match.match import Clock, run_match
 from referee.process import loop as event_loop
-from referee.process.bot import BotProcess
 from referee.process.isolation.affinity import pinned
 from referee.process.isolation.sandbox import SandboxPolicy, bwrap_problem
 from referee.process.pool import BotPool
-from referee.process.protocol import PROTOCOL_VERSION, Act, MoveClock, Start, StartClock, encode
+from referee.process.protocol import Act, MoveClock, encode
 from referee.process.spec import BotSpec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,37 +127,6 @@ def blocking_echo_cpu(echo: Path, line: bytes, n: int) -> float:
     cpu = time.process_time() - start
     proc.stdin.close()
     proc.wait()
-    return cpu / n
-
-
-async def echo_cpu(echo: Path, line: bytes, n: int) -> float:
-    """Referee CPU seconds per raw round trip of ``line``."""
-    proc = await asyncio.create_subprocess_exec(
-        str(echo), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 21
-    )
-    assert proc.stdin and proc.stdout
-    start = time.process_time()
-    for _ in range(n):
-        proc.stdin.write(line)
-        await proc.stdin.drain()
-        await proc.stdout.readline()
-    cpu = time.process_time() - start
-    proc.stdin.close()
-    await proc.wait()
-    return cpu / n
-
-
-async def act_cpu(argv: list[str], act: Act, n: int) -> float:
-    """Referee CPU seconds per :meth:`BotProcess.act` round trip."""
-    bot = await BotProcess.spawn(BotSpec("bench", argv))
-    start_msg = Start(PROTOCOL_VERSION, "bench", "manila", {}, 0, 4, ["b"] * 4, StartClock(1, 1, 0))
-    await bot.handshake(start_msg, 10_000)
-    start = time.process_time()
-    for i in range(1, n + 1):
-        act.id = i
-        await bot.act(act, 10.0)
-    cpu = time.process_time() - start
-    await bot.close()
     return cpu / n
 
 
@@ -259,10 +227,10 @@ def measure(
     act = sample_act()
     py_bot = [python, str(ROOT / "bots" / "random_bot.py")]
     got: dict[str, float] = {}
-    got["raw"] = run(echo_cpu(echo, encode(act), acts))
+    got["raw"] = run(echo_cpu(str(echo), encode(act), acts, warm=0))
     got["blocking"] = blocking_echo_cpu(echo, encode(act), acts)
-    got["path"] = run(act_cpu([str(c_bot)], act, acts))
-    got["path_py"] = run(act_cpu(py_bot, act, acts))
+    got["path"] = run(act_cpu([str(c_bot)], act, acts, warm=0))
+    got["path_py"] = run(act_cpu(py_bot, act, acts, warm=0))
     got["fresh"], got["fresh_n"] = run(match_cpu([str(c_bot)], matches))
     got["reused"], got["reused_n"] = run(match_cpu([str(c_bot)], matches * 4, reuse=True))
     got["reused_py"], _ = run(match_cpu(py_bot, matches * 4, reuse=True))

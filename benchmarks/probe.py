@@ -133,12 +133,14 @@ def first_act(game: str, seats: int) -> Any:
     return Act(1, 0, state.view(seat), state.legal_actions(), [], MoveClock(1000, 0))
 
 
-async def echo_cpu(echo: str, line: bytes, n: int) -> float:
+async def echo_cpu(echo: str, line: bytes, n: int, warm: int = 20) -> float:
+    """Referee CPU seconds per raw round trip of ``line`` through the echo child
+    ``echo`` (asyncio streams), over ``n`` round trips after ``warm`` untimed ones."""
     proc = await asyncio.create_subprocess_exec(
         echo, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 22
     )
     assert proc.stdin and proc.stdout
-    for _ in range(20):  # warm up
+    for _ in range(warm):
         proc.stdin.write(line)
         await proc.stdin.drain()
         await proc.stdout.readline()
@@ -203,15 +205,17 @@ def match(args: dict[str, Any]) -> dict[str, Any]:
     return {"echo": echo, "cpu": cpu, "decisions": played, "matches": matches, "bytes": len(line)}
 
 
-async def act_cpu(bot: str, act: Any, n: int) -> float:
-    proc = await BotProcess.spawn(BotSpec("bench", [bot]))
+async def act_cpu(argv: list[str], act: Any, n: int, warm: int = 20) -> float:
+    """Referee CPU seconds per :meth:`BotProcess.act` round trip of ``act`` (its ``id``
+    set each time) to the bot ``argv``, over ``n`` acts after ``warm`` untimed ones."""
+    proc = await BotProcess.spawn(BotSpec("bench", argv))
     start_msg = Start(PROTOCOL_VERSION, "bench", "manila", {}, 0, 4, ["b"] * 4, StartClock(1, 1, 0))
     await proc.handshake(start_msg, 10_000)
-    for i in range(1, 21):
+    for i in range(1, warm + 1):
         act.id = i
         await proc.act(act, 10.0)
     start = time.process_time()
-    for i in range(21, n + 21):
+    for i in range(warm + 1, n + warm + 1):
         act.id = i
         await proc.act(act, 10.0)
     cpu = time.process_time() - start
@@ -222,7 +226,7 @@ async def act_cpu(bot: str, act: Any, n: int) -> float:
 def path(args: dict[str, Any]) -> dict[str, Any]:
     act = first_act("manila", 4)
     echo = run(args["loop"], echo_cpu(args["echo"], encode(act), args["acts"]))
-    cpu = run(args["loop"], act_cpu(args["bot"], act, args["acts"]))
+    cpu = run(args["loop"], act_cpu([args["bot"]], act, args["acts"]))
     return {"echo": echo, "path": cpu}
 
 
