@@ -271,15 +271,16 @@ class Suite:
         loop = "uvloop" if "uvloop" in self.loops else "asyncio"
         fastchess = os.environ.get("FASTCHESS") or shutil.which("fastchess")
         rows = []
+        ours = 0.0  # the new side's Python player
         theirs: list[tuple[float, int]] = []
         for name, argv in players:
             args = {"matches": 8, "argv": argv, "dir": str(self.work), "loop": loop}
-            # The Python player's runs alternate with fastchess's, one of each per round.
-            with_fastchess = fastchess is not None and name == "Python"
+            # The Python player's runs alternate with fastchess's, one of theirs per round.
+            rival = fastchess if name == "Python" else None
 
-            def measure(side: Side, a: dict[str, Any] = args, also: bool = with_fastchess) -> Any:
-                if also and side is self.sides[0] and fastchess is not None:
-                    theirs.append(fastchess_gap(fastchess, python, self.work))
+            def measure(side: Side, a: dict[str, Any] = args, rival: str | None = rival) -> Any:
+                if rival is not None and side is self.sides[0]:
+                    theirs.append(fastchess_gap(rival, python, self.work))
                 return run_probe(side, "gap", a)
 
             got = alternate(self.sides, self.repeats, measure)
@@ -287,6 +288,8 @@ class Suite:
                 gaps = [r["median_us"] for r in got[side.label]]
                 count = got[side.label][0]["gaps"]
                 rows.append([f"{name} stamping bot", side.label, med(gaps), min(gaps), count])
+            if name == "Python":
+                ours = med(gaps)  # the last side is the new one
         if theirs:
             medians = [median for median, _ in theirs]
             rows.append(
@@ -306,7 +309,6 @@ class Suite:
                 "the figures above are ours only)"
             )
             return
-        ours = [row[2] for row in rows if row[0] == "Python stamping bot"][-1]  # the new side
         limit = rows[-1][2]
         print(
             f"TARGET harness gap at or below fastchess's ({fastchess}) with the same trivial "

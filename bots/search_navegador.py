@@ -118,10 +118,6 @@ median is the estimate, so one playout slowed by the machine does not stop the
 next ones)."""
 
 
-def _measured(seconds: float, rounds: int) -> None:
-    _ROUND_S.append(seconds / rounds)
-
-
 def fits(done: Callable[[int], bool], rounds: int) -> bool:
     """Whether ``rounds`` rounds of playouts end before the move's hard deadline (a
     ``done`` with ``remaining_s``, :class:`bots.search_bot.Deadline`), at the median
@@ -186,7 +182,7 @@ def paired(
                 break  # the clock ran out inside the sample, or the playout would overrun it
             began = time.perf_counter()
             margin, fixed = playout(state, seat, action, seed, rounds)
-            _measured(time.perf_counter() - began, rounds)
+            _ROUND_S.append((time.perf_counter() - began) / rounds)
             run += 1
             row.append(margin)
             if fixed:

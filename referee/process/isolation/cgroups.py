@@ -251,7 +251,7 @@ def _bash() -> str | None:
     return shutil.which("bash")
 
 
-_warmer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="cgroup-warm")
+_warmer: concurrent.futures.ThreadPoolExecutor | None = None  # made on first use
 _warming: concurrent.futures.Future[None] | None = None
 
 
@@ -270,10 +270,12 @@ def warm_up() -> None:
     passes while bubblewrap builds the sandbox, and the bot's own move finds the lock
     ready.  Errors are ignored (it only saves time); a warm-up under way is not
     started twice."""
-    global _warming
+    global _warmer, _warming
     parent = _parent()
     if isinstance(parent, str) or (_warming is not None and not _warming.done()):
         return
+    if _warmer is None:
+        _warmer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="cgroup-warm")
     _warming = _warmer.submit(_move_self, parent.path.parent / "cgroup.procs")
 
 
@@ -337,8 +339,7 @@ def _forget_after_fork() -> None:
     _parent.cache_clear()
     _free.clear()
     _lock = threading.Lock()
-    _warmer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="cgroup-warm")
-    _warming = None
+    _warmer = _warming = None
 
 
 os.register_at_fork(after_in_child=_forget_after_fork)
