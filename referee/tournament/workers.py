@@ -96,7 +96,10 @@ def dispatch(
 
     def fill() -> None:
         room = None if window is None else max(window - len(pending), 0)
-        pending.extend(pool.submit(play, job) for job in itertools.islice(queue, room))
+        try:
+            pending.extend(pool.submit(play, job) for job in itertools.islice(queue, room))
+        except BrokenProcessPool:  # a worker died after the last result was taken
+            raise _died(noun) from None
 
     try:
         fill()
@@ -132,6 +135,9 @@ def _result(future: concurrent.futures.Future[R], noun: str) -> R:
     try:
         return future.result()
     except BrokenProcessPool:
-        raise WorkerDied(
-            f"a worker process died while playing a {noun} (killed from outside?)"
-        ) from None
+        raise _died(noun) from None
+
+
+def _died(noun: str) -> WorkerDied:
+    """The error for a worker process that died while playing a ``noun``."""
+    return WorkerDied(f"a worker process died while playing a {noun} (killed from outside?)")
