@@ -5,6 +5,7 @@ worker is killed from outside and when the operator presses Ctrl-C."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import json
 import multiprocessing
@@ -15,7 +16,9 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -335,3 +338,27 @@ def test_ctrl_c_exits_130_with_nothing_half_written(tmp_path: Path, command: str
     nothing_published(tmp_path, command)
     for worker in workers:
         assert parent(worker) is None
+
+
+class _BreaksOnSecondSubmit(concurrent.futures.ThreadPoolExecutor):
+    """An executor whose pool is found broken at the second submit, as a process pool
+    is when a worker died after the first result was taken."""
+
+    submitted = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        self.submitted += 1
+        if self.submitted > 1:
+            raise BrokenProcessPool("A child process terminated abruptly")
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_a_pool_found_broken_at_submit_is_worker_died() -> None:
+    """The first job's result is yielded; the pool that breaks before the next job is
+    submitted gives WorkerDied, not the executor's own error."""
+    with _BreaksOnSecondSubmit(1) as pool:
+        results = []
+        with pytest.raises(WorkerDied, match=r"^a worker process died while playing a block"):
+            for result in dispatch(abs, range(3), executor=pool, window=1, noun="block"):
+                results.append(result)
+    assert results == [0]
