@@ -45,7 +45,7 @@ from referee.games.manila.phases import (
     SEA,
     YARD,
 )
-from referee.games.manila.view import ManilaView, build_view
+from referee.games.manila.view import ManilaView, ViewMemo, build_view
 
 # Shared immutable action objects (actions are frozen, so sharing is safe and fast).
 PASS = Pass()
@@ -92,6 +92,7 @@ class ManilaState(State):
         "large_pilot",
         "last_roll",
         "left",
+        "memo",
         "mort",
         "opener",
         "opts",
@@ -169,6 +170,7 @@ class ManilaState(State):
         self.win_m = [0] * NGOODS
         self.win_r = [0] * NGOODS
         self._legal: list[Any] | None = None
+        self.memo = ViewMemo()  # the computed parts of the last view, shared by clones
 
     # ------------------------------------------------------------------ copying
 
@@ -222,6 +224,7 @@ class ManilaState(State):
         c.win_m = self.win_m[:]
         c.win_r = self.win_r[:]
         c._legal = self._legal
+        c.memo = self.memo
         return c
 
     # ------------------------------------------------------------- node kinds
@@ -877,6 +880,6 @@ class ManilaState(State):
         return {
             name: (list(v) if isinstance(v, tuple) else v)
             for name in self.__slots__
-            if name not in ("_legal", "opts", "schedule")
+            if name not in ("_legal", "memo", "opts", "schedule")
             for v in [getattr(self, name)]
         } | {"options": {f: getattr(self.opts, f) for f in self.opts.__struct_fields__}}
