@@ -176,7 +176,8 @@ class RBState(
         """The full public state (nothing is secret in Roads & Boats).  Its lists of
         transporters, buildings, piles, roads, walls and research are reused from the
         last view of this game where that part did not change (:mod:`.viewmemo`), so
-        views are read-only."""
+        views are read-only.  The struct is built positionally, in the order its
+        fields are declared (keywords cost about 3 us more per view)."""
         world = self.world
         memo = self.__dict__.get("_view_memo")
         if memo is None:
@@ -186,44 +187,44 @@ class RBState(
         )
         research, fresh = memo_research(memo, self.research, self.fresh, _research_names)
         return RBView(
-            seat=seat,
-            options=self.options,
-            map_name=world.name,
-            map=world.spec,
-            turn=self.turn,
-            stage=STAGES[self.stage] if self.stage >= 0 else "setup",
-            step=self.step,
-            actor=self.actor,
-            temple=self.temple[:],
-            sequence=self.sequence[:],
-            requested=self.requested,
-            cashed=self.cashed[:],
-            slots=self.slots[:],
-            homes=self.homes[:],
-            transporters=memo_transporters(memo, self.trans, _TRANSPORTER_NAMES),
-            next_transporter=self.next_tid,
-            buildings=memo_buildings(memo, self.buildings, self.bags, _BUILDING_NAMES),
-            piles=memo_piles(memo, self.piles),
-            roads=roads,
-            bank_roads=bank_roads,
-            bridges=bridges,
-            walls=walls,
-            research=research,
-            fresh=fresh,
-            wonder=self.wonder[:],
-            neutral_left=self.neutral_left,
-            bricks_now=self.bricks_now,
-            paying=self.paying,
-            active=[self.active, self.moves_left, self.steps],
-            draws=self.draws[:],
-            mines=self.mines,
-            herd=self.herd[:],
-            breeders=[b[:] for b in self.breeders],
-            offer=self.offer,
-            refused=self.refused[:],
-            loans=[x[:] for x in self.loans],
-            tiles=[list(t) for t in self.tiles],
-            hand=self.hand[:],
+            seat,
+            self.options,
+            world.name,  # map_name
+            world.spec,  # map
+            self.turn,
+            STAGES[self.stage] if self.stage >= 0 else "setup",
+            self.step,
+            self.actor,
+            self.temple[:],
+            self.sequence[:],
+            self.requested,
+            self.cashed[:],
+            self.slots[:],
+            self.homes[:],
+            memo_transporters(memo, self.trans, _TRANSPORTER_NAMES),
+            self.next_tid,  # next_transporter
+            memo_buildings(memo, self.buildings, self.bags, _BUILDING_NAMES),
+            memo_piles(memo, self.piles),
+            roads,
+            bank_roads,
+            bridges,
+            walls,
+            research,
+            fresh,
+            self.wonder[:],
+            self.neutral_left,
+            self.bricks_now,
+            self.paying,
+            [self.active, self.moves_left, self.steps],
+            self.draws[:],
+            self.mines,
+            self.herd[:],
+            [b[:] for b in self.breeders],
+            self.offer,
+            self.refused[:],
+            [list(t) for t in self.tiles],
+            self.hand[:],
+            [x[:] for x in self.loans],
         )
 
     def debug(self) -> Any:

@@ -66,7 +66,7 @@ class PileView(msgspec.Struct, array_like=True):
     goods: list[int]
 
 
-class RBView(View, kw_only=True):
+class RBView(View):
     """What a seat sees (everything; see the module docstring for encodings).
 
     ``stage`` is production/movement/building/wonder (or ``setup``); ``step`` is
@@ -89,6 +89,9 @@ class RBView(View, kw_only=True):
     of the edge's first hex, see :mod:`world`).  While a drafted map is laid (steps
     deal/tile/rivers) ``map`` is empty, ``tiles`` lists the placed land tiles as
     ``[q, r, terrain]`` and ``hand`` the drawn tiles the drafter still places.
+
+    Fields are declared in the order :meth:`RBState.view` passes them (positionally);
+    only the last three may be left out of a decoded view.
     """
 
     seat: int
@@ -110,7 +113,7 @@ class RBView(View, kw_only=True):
     buildings: list[BuildingView]
     piles: list[PileView]
     roads: list[int]
-    bank_roads: list[list[int]] = msgspec.field(default_factory=list)
+    bank_roads: list[list[int]]
     bridges: list[list[int]]
     walls: list[WallView]
     research: list[list[str]]
