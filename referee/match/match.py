@@ -293,57 +293,56 @@ class Match:
 
     async def loop(self) -> str:
         """Play plies until the game ends (``"finished"``) or reaches the ply limit
-        (``"ply_limit"``); returns that reason."""
-        state, max_plies = self.state, self.settings.max_plies
+        (``"ply_limit"``); returns that reason.
+
+        A move is played inline (ask the seat on move, or draw a forfeited seat's
+        fallback; tell every live seat what it sees of it; apply; record): this is the
+        referee's hot loop, one pass per decision, so it keeps what it reads in locals
+        and calls no helper a move does not need."""
+        state, seats, writer, guard = self.state, self.seats, self.writer, self.guard
+        max_plies, on_ply, fallback_rng = self.settings.max_plies, self.on_ply, self.fallback_rng
+        game, clock, fault = self.game, self.clock, self.fault
+        observe_action = state.observe_action
         while (to_move := state.to_move()) != TERMINAL:
-            if self.on_ply is not None:
-                self.on_ply(self.ply)
-            if max_plies and self.ply >= max_plies:
+            ply = self.ply
+            if on_ply is not None:
+                on_ply(ply)
+            if max_plies and ply >= max_plies:
                 return "ply_limit"
             if to_move == CHANCE:
                 outcome = state.sample_chance(self.chance_rng)
                 self._broadcast(chance=outcome)
                 state.apply_chance(outcome)
-                if self.writer:
-                    self.writer.write(ChanceLine(ply=self.ply, outcome=outcome))
-            else:
-                await self._move(to_move)
-            self.ply += 1
+                if writer:
+                    writer.write(ChanceLine(ply, outcome))
+                self.ply = ply + 1
+                continue
+            seat = seats[to_move]
+            legal = state.legal_actions()
+            action: Any = None
+            ms = 0.0
+            if guard is not None and guard.doomed:
+                await guard.settle()
+            if seat.live:
+                self.act_id += 1
+                action, ms = await _ask(
+                    game, state, seat, to_move, legal, self.act_id, ply, clock, fault, guard
+                )
+            fallback = action is None
+            if fallback:
+                action = legal[fallback_rng.randrange(len(legal))]
+            # What each live seat sees of the move: the protocol's events, shaped as
+            # referee.match.walk.event shapes them for replay and the viewer.
+            for viewer, other in enumerate(seats):
+                if other.bot is not None and other.outcome.verdict == "ok":
+                    seen = observe_action(to_move, action, viewer)
+                    if seen is not None:
+                        other.events.append({"ply": ply, "seat": to_move, "action": seen})
+            state.apply_action(action)
+            if writer:
+                writer.write(MoveLine(ply, to_move, action, round(ms, 3), fallback))
+            self.ply = ply + 1
         return "finished"
-
-    async def _move(self, to_move: int) -> None:
-        """Ask the seat on move (a forfeited seat gets a fallback move), then apply
-        and record the move."""
-        state, seat = self.state, self.seats[to_move]
-        legal = state.legal_actions()
-        action: Any = None
-        ms = 0.0
-        if self.guard is not None and self.guard.doomed:
-            await self.guard.settle()
-        if seat.live:
-            self.act_id += 1
-            action, ms = await _ask(
-                self.game,
-                state,
-                seat,
-                to_move,
-                legal,
-                self.act_id,
-                self.ply,
-                self.clock,
-                self.fault,
-                self.guard,
-            )
-        fallback = action is None
-        if fallback:
-            action = legal[self.fallback_rng.randrange(len(legal))]
-        self._broadcast(seat=to_move, action=action)
-        state.apply_action(action)
-        if self.writer:
-            line = MoveLine(
-                ply=self.ply, seat=to_move, action=action, ms=round(ms, 3), fallback=fallback
-            )
-            self.writer.write(line)
 
     def _broadcast(
         self, *, seat: int | None = None, action: Any = None, chance: Any = None
