@@ -125,6 +125,9 @@ class ViewMemo:
 
 
 def _shares(memo: ViewMemo, held: list[list[int]], mort: list[list[int]]) -> tuple[Any, ...]:
+    """The memo entry for ``held`` and ``mort`` (per seat, per good): ``(copies, copies,
+    hand dicts by seat, mortgaged dicts by seat, shares by seat, mortgaged counts by
+    seat)``, rebuilt when either changed."""
     entry = memo.shares
     if entry[0] == held and entry[1] == mort:
         return entry
@@ -141,6 +144,10 @@ def _shares(memo: ViewMemo, held: list[list[int]], mort: list[list[int]]) -> tup
 
 
 def _names(memo: ViewMemo, state: ManilaState) -> tuple[Any, ...]:
+    """The memo entry for the punts: copies of ``cargo``, ``dest``, the port and
+    shipyard berths and the plunder queue, then the view's ``cargo``,
+    ``destinations``, ``port_boats``, ``shipyard_boats`` and ``plunder_pending``
+    (names), rebuilt when any of them changed."""
     entry = memo.names
     cargo, dest = state.cargo, state.dest
     port, yard, plunder = state.port_boats, state.yard_boats, state.plunder_pending
