@@ -21,7 +21,8 @@ Kinds (all times in seconds unless said):
 * ``path`` {loop, acts, bot, echo}: request path (``BotProcess.act`` to the C bot,
   a real Manila act) and the raw echo of the same line, on the same loop;
 * ``gap`` {matches, argv, dir}: wall µs from a reply flushed to the next act read,
-  stamped by the bots themselves, over Manila matches of reused bots;
+  stamped by the bots themselves, over Manila matches of reused bots, records
+  written;
 * ``startup`` {sandbox, bots, apart_ms}: spawn to ``ready`` and close of a trivial shell bot,
   per bot (``ready_ms`` list, referee ``cpu_ms`` per bot);
 * ``tournament`` {rounds, concurrency, extra}: a Manila round robin of the bundled
@@ -231,18 +232,22 @@ def path(args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def stamped(argv: list[str], matches: int, stamps: Path) -> None:
+    """Manila matches of reused stamping bots, each writing its record as a
+    tournament's does (not fsynced: that happens once a match is over)."""
     pool = BotPool()
-    for seed in range(matches):
-        await run_match(
-            get_game("manila"),
-            [BotSpec(f"s{k}", [*argv, str(stamps / f"seat{k}")]) for k in range(4)],
-            seed=seed,
-            clock=Clock(move_ms=5000),
-            sandbox=SandboxPolicy("none", False, (str(stamps),)),
-            fsync=False,
-            pool=pool,
-            reuse_tag=str(seed),
-        )
+    with tempfile.TemporaryDirectory() as records:
+        for seed in range(matches):
+            await run_match(
+                get_game("manila"),
+                [BotSpec(f"s{k}", [*argv, str(stamps / f"seat{k}")]) for k in range(4)],
+                seed=seed,
+                clock=Clock(move_ms=5000),
+                sandbox=SandboxPolicy("none", False, (str(stamps), records)),
+                record_path=Path(records) / f"{seed}.jsonl",
+                fsync=False,
+                pool=pool,
+                reuse_tag=str(seed),
+            )
     await pool.close()
 
 

@@ -22,7 +22,8 @@ Sections (``--only NAME``, repeatable; default all):
 * ``path``: the request path (``BotProcess.act``) against the raw echo on the same
   loop, both loops;
 * ``gap``: the harness gap per move (a reply flushed to the next request read, wall
-  µs, stamped by the bots) with reused C and Python stamping bots.  The target
+  µs, stamped by the bots) with reused C and Python stamping bots, each match writing
+  its record as in a tournament.  The target
   compares it with fastchess's on the same trivial Python player speaking UCI
   (:data:`benchmarks.players.STAMP_UCI_PY`, a knight shuffle), its runs alternating
   with ours; fastchess is measured only where it is on ``PATH`` or named in the
@@ -305,8 +306,8 @@ class Suite:
             )
         print(
             f"Harness gap per move (wall us from a reply flushed to the next request read; "
-            f"reused bots; ours: Manila, 4 seats, no sandbox, {loop}; fastchess: chess, 2 "
-            f"engines, a knight shuffle); {self.header()}:"
+            f"reused bots; ours: Manila, 4 seats, no sandbox, records written, {loop}; "
+            f"fastchess: chess, 2 engines, a knight shuffle); {self.header()}:"
         )
         headers = ["player", "side", "median of run medians", "min", "gaps per run"]
         print(tabulate(rows, headers=headers, floatfmt=".1f"))

@@ -314,7 +314,7 @@ class Match:
                 self._broadcast(chance=outcome)
                 state.apply_chance(outcome)
                 if writer:
-                    writer.write(ChanceLine(ply, outcome))
+                    writer.write_soon(ChanceLine(ply, outcome))
                 self.ply = ply + 1
                 continue
             seat = seats[to_move]
@@ -339,8 +339,8 @@ class Match:
                     if seen is not None:
                         other.events.append({"ply": ply, "seat": to_move, "action": seen})
             state.apply_action(action)
-            if writer:
-                writer.write(MoveLine(ply, to_move, action, round(ms, 3), fallback))
+            if writer:  # encoded once the next act is on its way
+                writer.write_soon(MoveLine(ply, to_move, action, round(ms, 3), fallback))
             self.ply = ply + 1
         return "finished"
 

@@ -149,18 +149,52 @@ class RecordWriter:
             self.partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600
         )
         self._pending = bytearray()
+        self._later: list[RecordLine] = []
+        # The running loop, looked up once (on Python 3.11 each lookup is a getpid()).
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def write(self, line: RecordLine) -> None:
         """Append one line (encoded with its newline; written out in whole lines once
-        ``BUFFER_BYTES`` have gathered).  Raises ValueError after :meth:`finish`."""
+        ``BUFFER_BYTES`` have gathered), after the lines :meth:`write_soon` holds.
+        Raises ValueError after :meth:`finish`."""
         if self._fd is None:
             raise ValueError("record already finished")
+        if self._later:
+            self._write_later()
+        self._append(line)
+
+    def write_soon(self, line: RecordLine) -> None:
+        """Append ``line`` when the running event loop next runs its callbacks, that
+        is once the caller has yielded: a match hands a move's line over before it
+        asks the next seat, and the line is encoded while that seat thinks, off the
+        path from one bot's reply to the next bot's request.  Lines keep their order
+        with every other write (:meth:`write`, :meth:`finish` and :meth:`close` first
+        append the lines waiting here).  Raises ValueError after :meth:`finish` and
+        RuntimeError without a running event loop."""
+        if self._fd is None:
+            raise ValueError("record already finished")
+        self._later.append(line)
+        if len(self._later) == 1:
+            self._running_loop().call_soon(self._write_later)
+
+    def _write_later(self) -> None:
+        later, self._later = self._later, []
+        if self._fd is not None:
+            for line in later:
+                self._append(line)
+
+    def _append(self, line: RecordLine) -> None:
         _encoder.encode_into(line, self._pending, -1)
         self._pending += b"\n"
         if len(self._pending) >= BUFFER_BYTES:
             self._flush()
         elif self._flush_after is not None and self._timer is None:
-            self._timer = asyncio.get_running_loop().call_later(self._flush_after, self._due)
+            self._timer = self._running_loop().call_later(self._flush_after, self._due)
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        return self._loop
 
     def _due(self) -> None:
         self._timer = None
@@ -200,6 +234,8 @@ class RecordWriter:
         written so far)."""
         if self._fd is not None:
             try:
+                if self._later:
+                    self._write_later()
                 self._flush()
             finally:
                 os.close(self._fd)
