@@ -28,7 +28,7 @@ wrapped; ``rest of the path`` is the first minus the pieces: the event loop's
 dispatch, the coroutines of the match and of the request, the turn guard, the
 events, the record and the clocks.
 
-Run: ``python -m benchmarks.critical [--game manila] [--matches 20] [--sandbox none]
+Run: ``python -m benchmarks.critical [--game manila] [--decisions 3000] [--sandbox none]
 [--repeats 5]``.
 """
 
@@ -49,16 +49,13 @@ import click
 from tabulate import tabulate
 
 from benchmarks.figures import command_line, load_report
+from benchmarks.probe import matches_cpu
 from referee.api.engine import CHANCE, TERMINAL
 from referee.games import get_game
-from referee.match.match import Clock, run_match
 from referee.process import bot as bot_module
 from referee.process import lines
 from referee.process import loop as event_loop
-from referee.process.isolation.sandbox import SandboxPolicy
-from referee.process.pool import BotPool
 from referee.process.protocol import Act, MoveClock
-from referee.process.spec import BotSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 SEATS = {"manila": 4, "navegador": 4, "puerto-rico": 4, "roads-and-boats": 2}
@@ -116,11 +113,12 @@ def build_bot(directory: Path) -> Path:
 
 
 def in_matches(
-    game: str, bot: Path, matches: int, sandbox: str, pieces: bool
+    game: str, bot: Path, decisions: int, sandbox: str, pieces: bool
 ) -> tuple[Timings, int]:
     """Per-call ns of the whole critical path (``path wall``, ``path cpu``) and, with
-    ``pieces``, of each piece on it, over ``matches`` matches of reused C random bots;
-    and the acts sent."""
+    ``pieces``, of each piece on it, over matches of reused C random bots until
+    ``decisions`` are played (as the ``match`` section of ``make bench`` plays them:
+    :func:`benchmarks.probe.matches_cpu`); and the acts sent."""
     timings: Timings = defaultdict(list)
     g = get_game(game)
     state_type = type(g.new_game(SEATS[game], g.parse_options({})))
@@ -159,27 +157,9 @@ def in_matches(
     patches.replace(lines._Lines, "data_received", data_received)
     patches.replace(bot_module.BotProcess, "_write", written)
 
-    async def play() -> None:
-        pool = BotPool()
-        with tempfile.TemporaryDirectory() as tmp:
-            policy = SandboxPolicy(sandbox, False, (tmp,))  # type: ignore[arg-type]
-            for seed in range(matches):
-                await run_match(
-                    g,
-                    [BotSpec(f"c{k}", [str(bot)]) for k in range(SEATS[game])],
-                    seed=seed,
-                    clock=Clock(move_ms=5000),
-                    sandbox=policy,
-                    record_path=Path(tmp) / f"{seed}.jsonl",
-                    fsync=False,
-                    pool=pool,
-                    reuse_tag=str(seed),
-                )
-        await pool.close()
-
     try:
         with asyncio.Runner(loop_factory=event_loop.installed()[event_loop.name()]) as runner:
-            runner.run(play())
+            runner.run(matches_cpu(game, SEATS[game], str(bot), decisions, sandbox, True))
     finally:
         patches.undo()
     return timings, len(timings["encode the act"])
@@ -229,14 +209,14 @@ def in_a_warm_loop(game: str, decisions: int) -> Timings:
 PIECES = ("decode the reply", *ENGINE, "encode the act")
 
 
-def one_run(game: str, bot: Path, matches: int, sandbox: str) -> dict[str, list[float]]:
+def one_run(game: str, bot: Path, decisions: int, sandbox: str) -> dict[str, list[float]]:
     """One repetition: per piece ``[calls per decision, us per call in a match
     (median), us per call in a warm loop (median), us per decision in a match
     (mean)]``, and ``path`` ``[wall us mean, wall us median, CPU us mean]``."""
-    clean, _ = in_matches(game, bot, matches, sandbox, pieces=False)
-    real, decisions = in_matches(game, bot, matches, sandbox, pieces=True)
-    warm = in_a_warm_loop(game, decisions)
-    per = max(decisions, 1)
+    clean, _ = in_matches(game, bot, decisions, sandbox, pieces=False)
+    real, acts = in_matches(game, bot, decisions, sandbox, pieces=True)
+    warm = in_a_warm_loop(game, acts)
+    per = max(acts, 1)
     out: dict[str, list[float]] = {}
     for piece in PIECES:
         calls = real.get(piece, [])
@@ -254,17 +234,17 @@ def one_run(game: str, bot: Path, matches: int, sandbox: str) -> dict[str, list[
         statistics.fmean(wall) / 1000,
         statistics.median(wall) / 1000,
         statistics.fmean(cpu) / 1000,
-        float(decisions),
+        float(acts),
     ]
     return out
 
 
-def report(game: str, matches: int, sandbox: str, repeats: int) -> None:
+def report(game: str, decisions: int, sandbox: str, repeats: int) -> None:
     """Print the table (see the module docstring): each figure the median of
     ``repeats`` repetitions, the path's also with its minimum."""
     with tempfile.TemporaryDirectory() as tmp, load_report("critical"):
         bot = build_bot(Path(tmp))
-        runs = [one_run(game, bot, matches, sandbox) for _ in range(repeats)]
+        runs = [one_run(game, bot, decisions, sandbox) for _ in range(repeats)]
 
     def med(key: str, i: int) -> float:
         return statistics.median(run[key][i] for run in runs)
@@ -283,7 +263,7 @@ def report(game: str, matches: int, sandbox: str, repeats: int) -> None:
     rows.append(["whole path, CPU", None, None, None, None, med("path", 2)])
     print(
         f"{game}, {SEATS[game]} seats: the referee's critical path, about "
-        f"{med('path', 3):.0f} decisions a run in {matches} matches of reused C random bots "
+        f"{med('path', 3):.0f} decisions a run in matches of reused C random bots "
         f"(sandbox {sandbox}, loop {event_loop.name()}), each piece in the match and in a "
         f"warm loop; medians of {repeats} runs "
         f"(`{command_line('benchmarks.critical', ['--game', game])}`):"
@@ -301,12 +281,12 @@ def report(game: str, matches: int, sandbox: str, repeats: int) -> None:
 
 @click.command()
 @click.option("--game", type=click.Choice(sorted(SEATS)), default="manila", show_default=True)
-@click.option("--matches", type=click.IntRange(1), default=20, show_default=True)
+@click.option("--decisions", type=click.IntRange(1), default=3000, show_default=True)
 @click.option("--sandbox", type=click.Choice(["none", "bwrap"]), default="none", show_default=True)
 @click.option("--repeats", type=click.IntRange(1), default=5, show_default=True)
-def main(game: str, matches: int, sandbox: str, repeats: int) -> None:
+def main(game: str, decisions: int, sandbox: str, repeats: int) -> None:
     """Where a decision's time goes on the referee's critical path (see the module)."""
-    report(game, matches, sandbox, repeats)
+    report(game, decisions, sandbox, repeats)
 
 
 if __name__ == "__main__":

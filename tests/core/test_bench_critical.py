@@ -25,7 +25,7 @@ def test_one_run_times_every_piece_and_puts_the_code_back(tmp_path: Path) -> Non
         lines._Lines.data_received,
     )
     bot = critical.build_bot(tmp_path)
-    run = critical.one_run("manila", bot, matches=1, sandbox="none")
+    run = critical.one_run("manila", bot, decisions=100, sandbox="none")
     assert (
         ManilaState.view,
         ManilaState.apply_action,
