@@ -29,7 +29,7 @@ dispatch, the coroutines of the match and of the request, the turn guard, the
 events, the record and the clocks.
 
 Run: ``python -m benchmarks.critical [--game manila] [--decisions 3000] [--sandbox none]
-[--repeats 5]``.
+[--repeats 5] [--no-record]``.
 """
 
 from __future__ import annotations
@@ -113,12 +113,13 @@ def build_bot(directory: Path) -> Path:
 
 
 def in_matches(
-    game: str, bot: Path, decisions: int, sandbox: str, pieces: bool
+    game: str, bot: Path, decisions: int, sandbox: str, pieces: bool, record: bool = True
 ) -> tuple[Timings, int]:
     """Per-call ns of the whole critical path (``path wall``, ``path cpu``) and, with
     ``pieces``, of each piece on it, over matches of reused C random bots until
     ``decisions`` are played (as the ``match`` section of ``make bench`` plays them:
-    :func:`benchmarks.probe.matches_cpu`); and the acts sent."""
+    :func:`benchmarks.probe.matches_cpu`, records written unless not ``record``); and
+    the acts sent."""
     timings: Timings = defaultdict(list)
     g = get_game(game)
     state_type = type(g.new_game(SEATS[game], g.parse_options({})))
@@ -159,7 +160,7 @@ def in_matches(
 
     try:
         with asyncio.Runner(loop_factory=event_loop.installed()[event_loop.name()]) as runner:
-            runner.run(matches_cpu(game, SEATS[game], str(bot), decisions, sandbox, True))
+            runner.run(matches_cpu(game, SEATS[game], str(bot), decisions, sandbox, True, record))
     finally:
         patches.undo()
     return timings, len(timings["encode the act"])
@@ -209,12 +210,14 @@ def in_a_warm_loop(game: str, decisions: int) -> Timings:
 PIECES = ("decode the reply", *ENGINE, "encode the act")
 
 
-def one_run(game: str, bot: Path, decisions: int, sandbox: str) -> dict[str, list[float]]:
+def one_run(
+    game: str, bot: Path, decisions: int, sandbox: str, record: bool = True
+) -> dict[str, list[float]]:
     """One repetition: per piece ``[calls per decision, us per call in a match
     (median), us per call in a warm loop (median), us per decision in a match
     (mean)]``, and ``path`` ``[wall us mean, wall us median, CPU us mean]``."""
-    clean, _ = in_matches(game, bot, decisions, sandbox, pieces=False)
-    real, acts = in_matches(game, bot, decisions, sandbox, pieces=True)
+    clean, _ = in_matches(game, bot, decisions, sandbox, False, record)
+    real, acts = in_matches(game, bot, decisions, sandbox, True, record)
     warm = in_a_warm_loop(game, acts)
     per = max(acts, 1)
     out: dict[str, list[float]] = {}
@@ -239,16 +242,17 @@ def one_run(game: str, bot: Path, decisions: int, sandbox: str) -> dict[str, lis
     return out
 
 
-def report(game: str, decisions: int, sandbox: str, repeats: int) -> None:
+def report(game: str, decisions: int, sandbox: str, repeats: int, record: bool = True) -> None:
     """Print the table (see the module docstring): each figure the median of
     ``repeats`` repetitions, the path's also with its minimum."""
     with tempfile.TemporaryDirectory() as tmp, load_report("critical"):
         bot = build_bot(Path(tmp))
-        runs = [one_run(game, bot, decisions, sandbox) for _ in range(repeats)]
+        runs = [one_run(game, bot, decisions, sandbox, record) for _ in range(repeats)]
 
     def med(key: str, i: int) -> float:
         return statistics.median(run[key][i] for run in runs)
 
+    args = ["--game", game] + ([] if record else ["--no-record"])
     rows: list[list[Any]] = []
     named = 0.0
     for piece in PIECES:
@@ -264,9 +268,10 @@ def report(game: str, decisions: int, sandbox: str, repeats: int) -> None:
     print(
         f"{game}, {SEATS[game]} seats: the referee's critical path, about "
         f"{med('path', 3):.0f} decisions a run in matches of reused C random bots "
-        f"(sandbox {sandbox}, loop {event_loop.name()}), each piece in the match and in a "
+        f"(sandbox {sandbox}, loop {event_loop.name()}, records "
+        f"{'written' if record else 'not written'}), each piece in the match and in a "
         f"warm loop; medians of {repeats} runs "
-        f"(`{command_line('benchmarks.critical', ['--game', game])}`):"
+        f"(`{command_line('benchmarks.critical', args)}`):"
     )
     headers = [
         "piece",
@@ -284,9 +289,15 @@ def report(game: str, decisions: int, sandbox: str, repeats: int) -> None:
 @click.option("--decisions", type=click.IntRange(1), default=3000, show_default=True)
 @click.option("--sandbox", type=click.Choice(["none", "bwrap"]), default="none", show_default=True)
 @click.option("--repeats", type=click.IntRange(1), default=5, show_default=True)
-def main(game: str, decisions: int, sandbox: str, repeats: int) -> None:
+@click.option(
+    "--record/--no-record",
+    default=True,
+    show_default=True,
+    help="Write each match's record, as a tournament does.",
+)
+def main(game: str, decisions: int, sandbox: str, repeats: int, record: bool) -> None:
     """Where a decision's time goes on the referee's critical path (see the module)."""
-    report(game, decisions, sandbox, repeats)
+    report(game, decisions, sandbox, repeats, record)
 
 
 if __name__ == "__main__":

@@ -157,8 +157,11 @@ async def echo_cpu(echo: str, line: bytes, n: int, warm: int = 20) -> float:
 
 
 async def matches_cpu(
-    game: str, seats: int, bot: str, decisions: int, sandbox: str, reuse: bool
+    game: str, seats: int, bot: str, decisions: int, sandbox: str, reuse: bool, record: bool = True
 ) -> tuple[float, int, int]:
+    """Referee CPU seconds per decision, decisions and matches played: matches of the
+    C random bot ``bot`` until ``decisions`` are played, each writing its record
+    (unless not ``record``; never fsynced) to a temporary folder."""
     g = get_game(game)
     pool = BotPool() if reuse else None
     played = matches = 0
@@ -172,7 +175,7 @@ async def matches_cpu(
                 seed=matches,
                 clock=Clock(move_ms=5000),
                 sandbox=policy,
-                record_path=Path(tmp) / f"{matches}.jsonl",
+                record_path=Path(tmp) / f"{matches}.jsonl" if record else None,
                 fsync=False,
                 pool=pool,
                 reuse_tag=str(matches),
