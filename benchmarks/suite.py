@@ -281,6 +281,7 @@ class Suite:
         fastchess = os.environ.get("FASTCHESS") or shutil.which("fastchess")
         rows = []
         ours = 0.0  # the new side's Python player
+        ours_by_round: list[float] = []
         theirs: list[tuple[float, int]] = []
         for name, argv in players:
             args = {"matches": 8, "argv": argv, "dir": str(self.work), "loop": loop}
@@ -299,6 +300,7 @@ class Suite:
                 rows.append([f"{name} stamping bot", side.label, med(gaps), min(gaps), count])
             if name == "Python":
                 ours = med(gaps)  # the last side is the new one
+                ours_by_round = gaps
         if theirs:
             medians = [median for median, _ in theirs]
             rows.append(
@@ -319,6 +321,13 @@ class Suite:
             )
             return
         limit = rows[-1][2]
+        # Each round measures fastchess next to our sides: the ratio within a round is
+        # not moved by the load drifting between rounds, so its spread is printed too.
+        paired = [o / t for o, (t, _) in zip(ours_by_round, theirs, strict=True)]
+        print(
+            f"new ÷ fastchess within each round: median {med(paired):.2f}x, range "
+            f"{min(paired):.2f}-{max(paired):.2f}x"
+        )
         print(
             f"TARGET harness gap at or below fastchess's ({fastchess}) with the same trivial "
             f"Python player: {ours:.1f} us against {limit:.1f} us ({ours / limit:.2f}x), "
