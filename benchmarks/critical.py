@@ -21,7 +21,10 @@ warm-loop time in a match on a quiet machine, and up to about twice under load
 what no piece accounts for: the event loop, the coroutines and the bookkeeping of
 a decision, about half of the path.
 
-Every timed call goes through a Python wrapper (about 0.3 us, in both columns).
+Every timed call goes through a Python wrapper (about 0.3 us, in both columns), and
+a piece's time counts only its calls made outside another piece: the ``to_move`` a
+view calls is the view's time, the cached ``legal_actions`` an ``apply_action``
+checks against is the apply's, so the pieces add up.
 The whole path is timed in one series of matches with only the act's encoding
 wrapped, the pieces in a second series of the same matches with all of them
 wrapped; ``rest of the path`` is the first minus the pieces: the event loop's
@@ -36,9 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-import shutil
 import statistics
-import subprocess
 import tempfile
 import time
 from collections import defaultdict
@@ -50,6 +51,7 @@ from tabulate import tabulate
 
 from benchmarks.figures import command_line, load_report
 from benchmarks.probe import matches_cpu
+from benchmarks.suite import build
 from referee.api.engine import CHANCE, TERMINAL
 from referee.games import get_game
 from referee.process import bot as bot_module
@@ -57,7 +59,6 @@ from referee.process import lines
 from referee.process import loop as event_loop
 from referee.process.protocol import Act, MoveClock
 
-ROOT = Path(__file__).resolve().parents[1]
 SEATS = {"manila": 4, "navegador": 4, "puerto-rico": 4, "roads-and-boats": 2}
 ENGINE = ("to_move", "legal_actions", "view", "observe_action", "apply_action")
 Timings = dict[str, list[int]]
@@ -65,10 +66,13 @@ _INHERITED = object()
 
 
 class Patches:
-    """Timing wrappers put on attributes, taken off again by :meth:`undo`."""
+    """Timing wrappers put on attributes, taken off again by :meth:`undo`.  Only the
+    outermost of nested timed calls is counted (the ``to_move`` a view calls is the
+    view's time), so the pieces never overlap and add up."""
 
     def __init__(self) -> None:
         self._saved: list[tuple[Any, str, Any]] = []
+        self._inside = False
 
     def time(self, owner: Any, name: str, label: str, into: Timings) -> None:
         """Wrap ``owner.name`` so that each call's ns go to ``into[label]``."""
@@ -77,10 +81,15 @@ class Patches:
         sink = into[label]
 
         def timed(*args: Any, **kwargs: Any) -> Any:
+            if self._inside:
+                return inner(*args, **kwargs)
+            self._inside = True
             start = clock()
-            result = inner(*args, **kwargs)
-            sink.append(clock() - start)
-            return result
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                sink.append(clock() - start)
+                self._inside = False
 
         self._saved.append((owner, name, vars(owner).get(name, _INHERITED)))
         setattr(owner, name, timed)
@@ -101,15 +110,20 @@ class Patches:
 
 
 def build_bot(directory: Path) -> Path:
-    """The example C random bot compiled in ``directory``; raises ClickException
-    without ``cc``."""
-    cc = shutil.which("cc")
-    if cc is None:
+    """The example C random bot compiled in ``directory`` (:func:`benchmarks.suite.build`);
+    raises ClickException without ``cc``."""
+    built = build(directory)
+    if built is None:
         raise click.ClickException("no C compiler (cc): this benchmark plays C random bots")
-    bot = directory / "random_bot"
-    src = ROOT / "bots" / "examples" / "random_bot.c"
-    subprocess.run([cc, "-O2", "-o", str(bot), str(src)], check=True)
-    return bot
+    return Path(built["random_bot"])
+
+
+def time_engine(game: str, patches: Patches, into: Timings) -> None:
+    """Time :data:`ENGINE`'s methods of ``game``'s state class into ``into``."""
+    g = get_game(game)
+    state_type = type(g.new_game(SEATS[game], g.parse_options({})))
+    for name in ENGINE:
+        patches.time(state_type, name, name, into)
 
 
 def in_matches(
@@ -121,12 +135,9 @@ def in_matches(
     :func:`benchmarks.probe.matches_cpu`, records written unless not ``record``); and
     the acts sent."""
     timings: Timings = defaultdict(list)
-    g = get_game(game)
-    state_type = type(g.new_game(SEATS[game], g.parse_options({})))
     patches = Patches()
     if pieces:
-        for name in ENGINE:
-            patches.time(state_type, name, name, timings)
+        time_engine(game, patches, timings)
         patches.time(bot_module, "decode_bot_line", "decode the reply", timings)
     arrived = [0, 0]
     received = lines._Lines.data_received
@@ -173,10 +184,8 @@ def in_a_warm_loop(game: str, decisions: int) -> Timings:
     timings: Timings = defaultdict(list)
     g = get_game(game)
     seats = SEATS[game]
-    state_type = type(g.new_game(seats, g.parse_options({})))
     patches = Patches()
-    for name in ENGINE:
-        patches.time(state_type, name, name, timings)
+    time_engine(game, patches, timings)
     encode, decode = bot_module.encode, bot_module.decode_bot_line
     rng = random.Random(2026)
     done = 0
@@ -228,8 +237,8 @@ def one_run(
             len(calls) / per,
             statistics.median(calls) / 1000 if calls else float("nan"),
             statistics.median(quiet) / 1000 if quiet else float("nan"),
-            # mean per decision: to_move and observe_action run several times a
-            # decision, and the engine's pieces also run at chance nodes
+            # mean per decision: observe_action runs once per seat, and the
+            # engine's pieces also run at chance nodes
             sum(calls) / per / 1000,
         ]
     wall, cpu = clean["path wall"], clean["path cpu"]

@@ -35,9 +35,12 @@ def test_one_run_times_every_piece_and_puts_the_code_back(tmp_path: Path) -> Non
     for piece in critical.PIECES:
         calls, in_match, warm, per_decision = run[piece]
         assert calls > 0.5 and in_match > 0 and warm > 0 and per_decision > 0, piece
-    # a view per act (the first act of each match is off the path, not out of the
-    # count); to_move several times
+    # a view and a list of legal actions per act, each counted once: the to_move
+    # a view asks and the legal list apply_action checks against are theirs, not
+    # pieces of their own; every seat observes each move
     assert 0.95 < run["view"][0] <= 1.0
-    assert run["to_move"][0] > 2
+    assert 0.95 < run["legal_actions"][0] <= 1.0
+    assert run["to_move"][0] < 1.5
+    assert run["observe_action"][0] > 3.5
     wall_mean, wall_median, cpu_mean, decisions = run["path"]
     assert decisions > 50 and wall_mean > 0 and wall_median > 0 and cpu_mean > 0
