@@ -1,8 +1,9 @@
 """Manila views reuse their computed parts from the last view of the same game
 (``referee.games.manila.view.ViewMemo``): that reuse must be invisible.  Every view
-equals the view built with an empty memo, also when clones that share the memo go
-separate ways (as a search's playouts do), and the bundled heuristic, which reads
-views inside the search bot's playouts, leaves them as it found them."""
+equals the view built with an empty memo and stays as it was built while the game
+goes on, also when clones that share the memo go separate ways (as a search's
+playouts do), and the bundled heuristic, which reads views inside the search bot's
+playouts, leaves them as it found them."""
 
 from __future__ import annotations
 
@@ -44,13 +45,17 @@ def test_every_view_of_a_game_equals_the_view_built_from_nothing(seats: int) -> 
     rng = random.Random(seats)
     state = GAME.new_game(seats)
     assert isinstance(state, ManilaState)
-    views = 0
+    taken: list[tuple[ManilaView, bytes]] = []
     while step(state, rng):
         for seat in range(seats):
-            got = msgspec.json.encode(state.view(seat))
+            view = state.view(seat)
+            got = msgspec.json.encode(view)
             assert got == msgspec.json.encode(fresh_view(state, seat))
-            views += 1
-    assert views > 200
+            taken.append((view, got))
+    assert len(taken) > 200
+    # the parts later views share with earlier ones were never changed under them
+    for earlier, its_wire in taken:
+        assert msgspec.json.encode(earlier) == its_wire
 
 
 def test_clones_that_share_the_memo_and_part_ways_each_see_their_own_game() -> None:
