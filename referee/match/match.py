@@ -311,7 +311,7 @@ class Match:
                 return "ply_limit"
             if to_move == CHANCE:
                 outcome = state.sample_chance(self.chance_rng)
-                self._broadcast(chance=outcome)
+                self._broadcast_chance(outcome)
                 state.apply_chance(outcome)
                 if writer:
                     writer.write_soon(ChanceLine(ply, outcome))
@@ -344,15 +344,14 @@ class Match:
             self.ply = ply + 1
         return "finished"
 
-    def _broadcast(
-        self, *, seat: int | None = None, action: Any = None, chance: Any = None
-    ) -> None:
-        """Queue what every live seat may learn of this ply (the protocol's ``events``,
-        by :func:`referee.match.walk.observe`, as replay and the viewer see it)."""
-        seen = observe(self.state, len(self.seats), seat=seat, action=action, chance=chance)
+    def _broadcast_chance(self, outcome: Any) -> None:
+        """Queue what every live seat may learn of this chance outcome (the protocol's
+        ``events``, by :func:`referee.match.walk.observe`, as replay and the viewer see
+        it; a move's are queued inline by :meth:`loop`)."""
+        seen = observe(self.state, len(self.seats), chance=outcome)
         for s, observed in zip(self.seats, seen, strict=True):
             if s.live and observed is not None:
-                s.events.append(event(self.ply, observed, seat))
+                s.events.append(event(self.ply, observed))
 
     def adjudicate(self, reason: str) -> tuple[list[float], list[int]]:
         """The final scores and ranks: the engine's (or, cut at the ply limit, by the
