@@ -71,7 +71,7 @@ def add(
 ) -> Transporter:
     """A new transporter of ``seat`` at ``place`` carrying ``cargo``."""
     t = state._new_transporter(seat, kind, place)
-    t.cargo = list(cargo or [])
+    t.cargo = tuple(cargo or ())
     return t
 
 

@@ -106,7 +106,7 @@ def test_clone_copies_every_transporter() -> None:
         before = _snapshot(state)
         for t in copy.trans.values():
             assert t is not state.trans[t.id]
-            t.cargo.append(0)
+            t.cargo = (*t.cargo, 0)
             t.place = -1
             t.moved = not t.moved
         assert _snapshot(state) == before

@@ -241,7 +241,7 @@ def test_boats_lead_geese_and_set_them_down_on_a_bank() -> None:
     state.apply_action(A.MoveTransporter(raft.id))
     assert A.Load("goose", left) in state.legal_actions()
     state.apply_action(A.Lead(left))
-    assert raft.cargo == [] and len(state.herd) == 1
+    assert raft.cargo == () and len(state.herd) == 1
     legal = state.legal_actions()
     assert A.STOP not in legal and {A.Settle(left), A.Settle(right)} <= set(legal)
     state.apply_action(A.Settle(right))

@@ -236,7 +236,7 @@ def test_a_transporter_at_a_factory_may_be_scrapped_to_make_room() -> None:
     assert kinds(state.legal_actions())[-1] == "Done"
     # a transporter standing at a transporter factory may be scrapped to make room
     donkey = next(iter(state.trans.values()))
-    donkey.cargo = [D.CLAY]
+    donkey.cargo = (D.CLAY,)
     scraps = [a for a in state.legal_actions() if isinstance(a, A.Scrap)]
     assert len(scraps) == 5
     state.apply_action(A.Scrap(donkey.id))

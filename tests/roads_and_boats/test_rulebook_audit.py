@@ -334,5 +334,5 @@ def test_another_players_goods_feed_a_factory_with_consent() -> None:
     assert state.to_move() == 1 and state.legal_actions() == [A.AGREE, A.REFUSE]
     state.apply_action(A.AGREE)
     state.apply_action(A.Produce(h))
-    assert theirs.cargo == [] and loose_names(state, mill) == []
+    assert theirs.cargo == () and loose_names(state, mill) == []
     assert sum(totals(state)) == 2  # one trunk became two boards, on seat 0's donkey

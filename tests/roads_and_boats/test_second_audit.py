@@ -82,7 +82,7 @@ def test_goods_are_handed_between_own_donkeys_anywhere_in_production() -> None:
     state.apply_action(A.Put(first.id, "board", place))
     state.apply_action(A.Take(second.id, "board", place))
     state.apply_action(A.Take(second.id, "board", place))
-    assert first.cargo == [] and cargo_names(second) == ["board", "board"]
+    assert first.cargo == () and cargo_names(second) == ["board", "board"]
     assert puts(state, second.id) == []  # taken goods are not set down again: no loop
 
     old = at(PRODUCTION, OLD)
@@ -208,7 +208,7 @@ def test_primary_output_lies_loose_until_taken() -> None:
     the mine and the trunk from the woodcutter, and mine draws come before the order is
     set: output lies loose, and anyone there may ``take`` it (in sequence order)."""
     state, woods, ids = woodcutter_turn()
-    assert all(state.trans[i].cargo == [] for i in ids)
+    assert all(state.trans[i].cargo == () for i in ids)
     assert loose_names(state, woods) == ["trunk"]
     mountain = area(state.world, 4, 3)
     assert loose_names(state, mountain) == ["gold"]
@@ -237,7 +237,7 @@ def test_option_puts_primary_output_onto_a_transporter() -> None:
 def test_primary_output_option_is_off_under_the_0_2_rules() -> None:
     state, woods, ids = woodcutter_turn(primary_onto_transporters=True, **OLD)
     assert loose_names(state, woods) == ["trunk"]
-    assert all(state.trans[i].cargo == [] for i in ids)
+    assert all(state.trans[i].cargo == () for i in ids)
 
 
 # --- 4. geese at sea -----------------------------------------------------------------
@@ -343,7 +343,7 @@ def test_option_an_unused_loan_stays_loose() -> None:
         assert state.loans == []
         state.apply_action(A.DONE)
         state.apply_action(A.DONE)
-        assert state.trans[lender].cargo == [], options
+        assert state.trans[lender].cargo == (), options
         assert state.piles[woods] == [D.BOARD, D.BOARD], options
 
 

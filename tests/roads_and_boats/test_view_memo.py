@@ -7,10 +7,12 @@ from __future__ import annotations
 import random
 
 import msgspec
+import pytest
 
 from referee.api.engine import CHANCE, TERMINAL
 from referee.games.roads_and_boats import GAME
-from referee.games.roads_and_boats.state import RBState
+from referee.games.roads_and_boats import data as D
+from referee.games.roads_and_boats.state import RBState, Transporter
 from referee.games.roads_and_boats.viewmemo import ViewMemo
 
 encode = msgspec.json.Encoder(order="deterministic").encode
@@ -74,7 +76,7 @@ def test_changes_made_outside_apply_action_show_in_the_next_view() -> None:
     seat = max(state.to_move(), 0)
     state.view(seat)
     transporter = next(iter(state.trans.values()))
-    transporter.cargo.append(0)  # in place: the same list object
+    transporter.cargo = [*transporter.cargo, 0]  # type: ignore[assignment]  # a list: made a tuple
     hex_, building = next(iter(state.buildings.items()))
     building[3] += 1
     state.piles.setdefault(transporter.place, []).append(1)
@@ -82,5 +84,58 @@ def test_changes_made_outside_apply_action_show_in_the_next_view() -> None:
     view = state.view(seat)
     assert encode(view) == fresh_view(state, seat)
     shown = next(t for t in view.transporters if t.id == transporter.id)
-    assert shown.cargo == transporter.cargo
+    assert shown.cargo == list(transporter.cargo)
     assert next(b for b in view.buildings if b.hex == hex_).used == building[3]
+
+
+def test_clones_sharing_the_memo_each_see_their_own_game() -> None:
+    # Clones share the memo and, until one changes, their transporters' stamps; views
+    # of two clones going separate ways, interleaved, must each match their own game.
+    rng = random.Random(6)
+    state = GAME.new_game(3, GAME.parse_options({}))
+    while state.to_move() == CHANCE or len(state.trans) < 3:
+        seat = state.to_move()
+        if seat == CHANCE:
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    state.view(0)  # the memo is made at the first view, then shared by clones
+    games = [state, state.clone(), state.clone()]
+    assert games[1]._view_memo is state._view_memo
+    compared = 0
+    for _ in range(300):
+        for game in games:
+            seat = game.to_move()
+            if seat == TERMINAL:
+                continue
+            if seat == CHANCE:
+                game.apply_chance(game.sample_chance(rng))
+                continue
+            assert encode(game.view(seat)) == fresh_view(game, seat)
+            compared += 1
+            legal = game.legal_actions()
+            game.apply_action(legal[rng.randrange(len(legal))])
+    assert compared > 600
+    views = [encode(game.view(0)) for game in games]
+    assert len(set(views)) == 3  # they did go separate ways
+
+
+def test_every_change_of_a_transporter_gives_it_a_new_stamp() -> None:
+    t = Transporter(1, 0, D.DONKEY, 3)
+    seen = {t.stamp}
+    changes = {"owner": 1, "kind": D.WAGON, "place": 4, "moved": True, "carrier": 5}
+    for name, value in [*changes.items(), ("cargo", [2, 3]), ("id", 7)]:
+        setattr(t, name, value)
+        assert t.stamp not in seen, name
+        seen.add(t.stamp)
+    # The cargo is kept as a tuple: it cannot change but by assignment.
+    assert t.cargo == (2, 3)
+    with pytest.raises(AttributeError):
+        t.cargo.append(4)  # type: ignore[attr-defined]
+    # A copy has the same content, so the same stamp, until either changes.
+    copy = t.copy()
+    assert copy is not t and copy.stamp == t.stamp
+    copy.place = 9
+    assert copy.stamp not in seen and t.place == 4 and t.stamp in seen
+    assert Transporter(2, 0, D.DONKEY, 3).stamp not in seen

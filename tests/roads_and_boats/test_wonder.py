@@ -15,7 +15,7 @@ from tests.roads_and_boats.helpers import add, area, bare, jump, kinds, loose_na
 def wonder_phase(seats: int = 2) -> RBState:
     state = started(seats)
     for t in state.trans.values():  # keep only the donkeys; clear the home goods
-        t.cargo = []
+        t.cargo = ()
     state.piles = {}
     jump(state, WONDER)
     return state

@@ -11,6 +11,7 @@ together.  Goods are small ints, ``good | moved_mask << data.GOOD_BITS`` (see ``
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Self
 
@@ -38,34 +39,60 @@ GOOD_NAMES = D.GOODS
 GOOD_INDEX = D.G
 
 _new_object = object.__new__
+_set = object.__setattr__
+_STAMPS = itertools.count()
+"""Transporter stamps: ``next()`` is one C call, so threads never draw the same one."""
 
 
 class Transporter:
     """One transporter: ``owner`` seat, ``kind`` (index into data.TRANSPORTERS),
-    ``place`` id, ``moved`` this movement phase, ``cargo`` goods (encoded ints) and
-    ``carrier`` (id of the transporter carrying it, or -1)."""
+    ``place`` id, ``moved`` this movement phase, ``cargo`` goods (encoded ints, a tuple)
+    and ``carrier`` (id of the transporter carrying it, or -1).
 
-    __slots__ = ("cargo", "carrier", "id", "kind", "moved", "owner", "place")
+    ``stamp`` names the transporter's content: every attribute assignment gives it a
+    stamp never used before (from one counter for the process), and :meth:`copy` keeps
+    it, so two transporters with the same stamp hold the same values.  The cargo is a
+    tuple (an assigned list is made one), so it can change only by assignment: no code
+    path can change a transporter without a new stamp.  Views reuse what they built for
+    a stamp they saw before (:mod:`.viewmemo`)."""
+
+    __slots__ = ("cargo", "carrier", "id", "kind", "moved", "owner", "place", "stamp")
+
+    id: int
+    owner: int
+    kind: int
+    place: int
+    moved: bool
+    cargo: tuple[int, ...]
+    carrier: int
+    stamp: int
 
     def __init__(self, tid: int, owner: int, kind: int, place: int) -> None:
-        self.id = tid
-        self.owner = owner
-        self.kind = kind
-        self.place = place
-        self.moved = False
-        self.cargo: list[int] = []
-        self.carrier = -1
+        _set(self, "id", tid)
+        _set(self, "owner", owner)
+        _set(self, "kind", kind)
+        _set(self, "place", place)
+        _set(self, "moved", False)
+        _set(self, "cargo", ())
+        _set(self, "carrier", -1)
+        _set(self, "stamp", next(_STAMPS))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set one attribute (a cargo as a tuple) and give the transporter a new stamp."""
+        _set(self, name, tuple(value) if name == "cargo" else value)
+        _set(self, "stamp", next(_STAMPS))
 
     def copy(self) -> Transporter:
-        """An independent copy."""
+        """An independent copy, with the same stamp (the cargo tuple is shared)."""
         t = _new_object(Transporter)  # every slot set below, without __init__
-        t.id = self.id
-        t.owner = self.owner
-        t.kind = self.kind
-        t.place = self.place
-        t.moved = self.moved
-        t.cargo = self.cargo[:]
-        t.carrier = self.carrier
+        _set(t, "id", self.id)
+        _set(t, "owner", self.owner)
+        _set(t, "kind", self.kind)
+        _set(t, "place", self.place)
+        _set(t, "moved", self.moved)
+        _set(t, "cargo", self.cargo)
+        _set(t, "carrier", self.carrier)
+        _set(t, "stamp", self.stamp)
         return t
 
     @property
@@ -270,13 +297,15 @@ class StateBase(State):
         for t in own:
             if not n:
                 break
-            cargo = t.cargo
+            cargo = list(t.cargo)
             i = len(cargo) - 1
             while n and i >= 0:
                 if cargo[i] & D.GOOD_MASK == good:
                     cargo.pop(i)
                     n -= 1
                 i -= 1
+            if len(cargo) != len(t.cargo):
+                t.cargo = tuple(cargo)
         if n:
             raise AssertionError("paid more goods than the pool holds")
 
@@ -312,10 +341,11 @@ class StateBase(State):
     def _clear_moved(self) -> None:
         mask = D.GOOD_MASK
         for t in self.trans.values():
-            t.moved = False
+            if t.moved:  # an unchanged transporter keeps its stamp
+                t.moved = False
             cargo = t.cargo
             if cargo and max(cargo) > mask:
-                t.cargo = [g & mask for g in cargo]
+                t.cargo = tuple([g & mask for g in cargo])
         piles = self.piles
         for p, pile in piles.items():
             if pile and max(pile) > mask:

@@ -147,8 +147,8 @@ class ConsentRules(StateBase):
         for i in range(len(src.cargo) - 1, -1, -1):
             g = src.cargo[i]
             if g & D.GOOD_MASK == good and (src is t or not g & bit):
-                src.cargo.pop(i)
-                dst.cargo.append(g | bit if src is t else g)
+                src.cargo = src.cargo[:i] + src.cargo[i + 1 :]
+                dst.cargo = (*dst.cargo, g | bit if src is t else g)
                 return
 
     def _do_borrow(self, seat: int, action: A.Borrow) -> None:
@@ -173,7 +173,8 @@ class ConsentRules(StateBase):
             u = self.trans[offer.transporter]
             good = GOOD_INDEX[offer.good]
             i = next(i for i, g in enumerate(u.cargo) if g & D.GOOD_MASK == good)
-            g = u.cargo.pop(i) & D.GOOD_MASK
+            g = u.cargo[i] & D.GOOD_MASK
+            u.cargo = u.cargo[:i] + u.cargo[i + 1 :]
             if self.stage == BUILDING and self.options.loans_return:
                 self.loans.append([offer.place, g, u.id])  # back if unused (phase end)
                 g |= D.LENT

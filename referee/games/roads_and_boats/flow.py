@@ -191,7 +191,7 @@ class TurnFlow(StateBase):
             for i in range(len(pile) - 1, -1, -1):
                 if pile[i] == good | D.LENT:
                     pile.pop(i)
-                    t.cargo.append(good)
+                    t.cargo = (*t.cargo, good)
                     break
             if not pile:
                 del piles[root]

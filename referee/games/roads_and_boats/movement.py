@@ -266,7 +266,7 @@ class MovementRules(StateBase):
             g = pile[i]
             if g & D.GOOD_MASK == good and not g & bit:
                 pile.pop(i)
-                t.cargo.append(g)
+                t.cargo = (*t.cargo, g)
                 break
         if not pile:
             del self.piles[place]
@@ -275,7 +275,8 @@ class MovementRules(StateBase):
         cargo = t.cargo
         for i in range(len(cargo) - 1, -1, -1):
             if cargo[i] & D.GOOD_MASK == good:
-                g = cargo.pop(i)
+                g = cargo[i]
+                t.cargo = cargo[:i] + cargo[i + 1 :]
                 self._drop(place, g | 1 << (t.owner + D.GOOD_BITS))
                 return
 
@@ -302,7 +303,7 @@ class MovementRules(StateBase):
         for g in self.herd:
             self._drop(stay, g | bit)
         self.herd = []
-        t.cargo = [g | bit for g in t.cargo]  # everything aboard has moved
+        t.cargo = tuple([g | bit for g in t.cargo])  # everything aboard has moved
         self.active = -1
         self.refused = []
 

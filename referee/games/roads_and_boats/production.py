@@ -28,7 +28,7 @@ class ProductionRules(StateBase):
         if self.options.output_onto_transporters:
             t = self._receiver(place)
             if t is not None:
-                t.cargo.append(good)
+                t.cargo = (*t.cargo, good)
                 return
         self._drop(place, good)
 
@@ -297,7 +297,8 @@ class ProductionRules(StateBase):
                 if self._carried_by(t) is not None:
                     room = 0  # a transporter carrying another holds no goods
                 n = min(room, left)
-                t.cargo.extend([btype.output] * n)
+                if n:
+                    t.cargo = t.cargo + (btype.output,) * n
                 left -= n
             for _ in range(left):
                 self._drop(place, btype.output)
@@ -366,16 +367,19 @@ class ProductionRules(StateBase):
         good = GOOD_INDEX[action.good]
         i = next(i for i, g in enumerate(pile) if g & D.GOOD_MASK == good)
         # marked as handled by this seat: it is not set down again this production
-        self.trans[action.transporter].cargo.append(pile.pop(i) | 1 << (seat + D.GOOD_BITS))
+        t = self.trans[action.transporter]
+        t.cargo = (*t.cargo, pile.pop(i) | 1 << (seat + D.GOOD_BITS))
         if not pile:
             del self.piles[action.place]
 
     def _do_put(self, seat: int, action: A.Put) -> None:
-        cargo = self.trans[action.transporter].cargo
+        t = self.trans[action.transporter]
+        cargo = t.cargo
         good = GOOD_INDEX[action.good]
         bit = 1 << (seat + D.GOOD_BITS)
         i = next(i for i, g in enumerate(cargo) if g & D.GOOD_MASK == good and not g & bit)
-        self._drop(action.place, cargo.pop(i))
+        t.cargo = cargo[:i] + cargo[i + 1 :]
+        self._drop(action.place, cargo[i])
 
     def _do_upgrade(self, seat: int, action: A.Upgrade) -> None:
         self.buildings[action.hex][0] = D.B[action.building]

@@ -314,7 +314,7 @@ def state_from_view(world: World | None, options: RBOptions, seats: int, view: R
     for tv in view.transporters:
         t = Transporter(tv.id, tv.owner, D.T[tv.kind], tv.place)
         t.moved = tv.moved
-        t.cargo = tv.cargo[:]
+        t.cargo = tuple(tv.cargo)
         t.carrier = tv.carrier
         s.trans[t.id] = t
     s.next_tid = view.next_transporter

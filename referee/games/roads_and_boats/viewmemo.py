@@ -3,13 +3,15 @@ changed since the last view of the same game (:meth:`RBState.view`).
 
 Between two decisions a move changes a transporter or two and a pile, rarely a
 building, a road or a research project; yet a view lists every transporter,
-building, pile, road and wall.  :class:`ViewMemo` keeps, for each such part, a copy
-of the state it was built from and the view objects built; the next view compares
-the state with the copy (list and dict equality, in C) and reuses the objects where
-nothing changed, item by item for transporters and piles.  The output is exactly what
-building everything afresh gives (``tests/test_golden_trajectories.py``); the check is
-by content, never by a counter that a mutation could forget to move, so no code path
-of the rules has to report what it changed.
+building, pile, road and wall.  :class:`ViewMemo` keeps, for each such part, what it
+was built from and the view objects built, and the next view reuses the objects
+where nothing changed.  Transporters are told apart by their stamps
+(:class:`.base.Transporter`): a transporter gets a new stamp at every assignment and
+its cargo is a tuple, so an unchanged stamp is unchanged content, enforced by the
+class rather than by each rule remembering to report a change.  The other parts
+keep a copy of the state they were built from and compare it (list and dict
+equality, in C).  The output is exactly what building everything afresh gives
+(``tests/roads_and_boats/test_view_memo.py``, ``tests/test_golden_trajectories.py``).
 
 Consequence for callers: successive views may share these sub-objects (the
 ``TransporterView``, ``BuildingView``, ``PileView`` and ``WallView`` items and their
@@ -35,8 +37,8 @@ class ViewMemo:
     __slots__ = ("buildings", "layout", "piles", "research", "trans")
 
     def __init__(self) -> None:
-        # trans: (id, owner, kind, place, moved, carrier, cargo copy) each, views built
-        self.trans: tuple[list[tuple[Any, ...]], list[TransporterView]] = ([], [])
+        # trans: the transporters' stamps, the views built
+        self.trans: tuple[list[int], list[TransporterView]] = ([], [])
         # buildings, bags (copies), the list built
         self.buildings: tuple[dict[int, list[int]], dict[int, list[int]], list[BuildingView]] = (
             {},
@@ -51,44 +53,29 @@ class ViewMemo:
         self.research: tuple[tuple[int, ...], list[list[str]], list[list[str]]] | None = None
 
 
-_FIELDS = attrgetter("id", "owner", "kind", "place", "moved", "carrier", "cargo")
-"""A transporter's fields as one tuple (read in C; the cargo is the live list)."""
+_STAMP = attrgetter("stamp")
 
 
 def transporters(memo: ViewMemo, trans: dict[int, Any], names: tuple[str, ...]) -> list[Any]:
     """``TransporterView`` of every transporter in ``trans`` order, each reused from the
-    last view where its id, owner, kind, place, moved flag, carrier and cargo are equal."""
+    last view where the transporter's stamp is the same (:class:`.base.Transporter`:
+    every change of a transporter gives it a new stamp, so an equal stamp is equal
+    content)."""
+    stamps = list(map(_STAMP, trans.values()))
     seen, last = memo.trans
-    now = list(map(_FIELDS, trans.values()))
-    if now == seen:
+    if stamps == seen:
         return last
-    if len(now) == len(seen):
-        # The same transporters in the same order: rebuild only those that changed.
-        out = last[:]
-        snapshot = seen[:]
-        for i, (key, old) in enumerate(zip(now, seen, strict=True)):
-            if key != old:
-                snapshot[i], out[i] = _built(key, names)
-        memo.trans = (snapshot, out)
-        return out
-    known = {key[0]: (key, view) for key, view in zip(seen, last, strict=True)}
-    snapshot, out = [], []
-    for key in now:
-        kept = known.get(key[0])
-        copy, view = kept if kept is not None and kept[0] == key else _built(key, names)
-        snapshot.append(copy)
+    known = dict(zip(seen, last, strict=True))
+    out = []
+    for stamp, t in zip(stamps, trans.values(), strict=True):
+        view = known.get(stamp)
+        if view is None:
+            view = TransporterView(
+                t.id, t.owner, names[t.kind], t.place, t.moved, list(t.cargo), t.carrier
+            )
         out.append(view)
-    memo.trans = (snapshot, out)
+    memo.trans = (stamps, out)
     return out
-
-
-def _built(key: tuple[Any, ...], names: tuple[str, ...]) -> tuple[tuple[Any, ...], Any]:
-    """A transporter's snapshot (its cargo copied) and its new ``TransporterView``."""
-    tid, owner, kind, place, moved, carrier, cargo = key
-    return (
-        (tid, owner, kind, place, moved, carrier, cargo[:]),
-        TransporterView(tid, owner, names[kind], place, moved, cargo[:], carrier),
-    )
 
 
 def buildings(
