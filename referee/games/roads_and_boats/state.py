@@ -219,12 +219,12 @@ class RBState(
             self.draws[:],
             self.mines,
             self.herd[:],
-            [b[:] for b in self.breeders],
+            [b[:] for b in breeders] if (breeders := self.breeders) else [],
             self.offer,
             self.refused[:],
-            [list(t) for t in self.tiles],
+            [list(t) for t in tiles] if (tiles := self.tiles) else [],
             self.hand[:],
-            [x[:] for x in self.loans],
+            [x[:] for x in loans] if (loans := self.loans) else [],
         )
 
     def debug(self) -> Any:

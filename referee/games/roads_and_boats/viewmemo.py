@@ -49,8 +49,8 @@ class ViewMemo:
         self.piles: tuple[dict[int, list[int]], list[PileView]] | None = None
         # roads, bridges, walls (copies) and (roads, bank_roads, bridges, walls) built
         self.layout: tuple[Any, ...] | None = None
-        # research and fresh bit sets, and the two lists built
-        self.research: tuple[tuple[int, ...], list[list[str]], list[list[str]]] | None = None
+        # research and fresh bit sets (copies), and the two lists built
+        self.research: tuple[list[int], list[int], list[list[str]], list[list[str]]] | None = None
 
 
 _STAMP = attrgetter("stamp")
@@ -138,10 +138,9 @@ def research(
     memo: ViewMemo, done: list[int], fresh: list[int], names: Any
 ) -> tuple[list[list[str]], list[list[str]]]:
     """``(research, fresh)`` name lists by seat; rebuilt when a bit set changed."""
-    key = (*done, -1, *fresh)
     entry = memo.research
-    if entry is not None and entry[0] == key:
-        return entry[1], entry[2]
+    if entry is not None and entry[0] == done and entry[1] == fresh:
+        return entry[2], entry[3]
     out = ([list(names(r)) for r in done], [list(names(r)) for r in fresh])
-    memo.research = (key, *out)
+    memo.research = (done[:], fresh[:], *out)
     return out
