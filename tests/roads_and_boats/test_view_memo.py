@@ -135,7 +135,7 @@ def test_every_change_of_a_transporter_gives_it_a_new_stamp() -> None:
         t.cargo.append(4)  # type: ignore[attr-defined]
     # A copy has the same content, so the same stamp, until either changes.
     copy = t.copy()
-    assert copy is not t and copy.stamp == t.stamp
+    assert type(copy) is Transporter and copy is not t and copy.stamp == t.stamp
     copy.place = 9
     assert copy.stamp not in seen and t.place == 4 and t.stamp in seen
     assert Transporter(2, 0, D.DONKEY, 3).stamp not in seen

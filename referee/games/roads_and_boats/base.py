@@ -44,17 +44,9 @@ _STAMPS = itertools.count()
 """Transporter stamps: ``next()`` is one C call, so threads never draw the same one."""
 
 
-class Transporter:
-    """One transporter: ``owner`` seat, ``kind`` (index into data.TRANSPORTERS),
-    ``place`` id, ``moved`` this movement phase, ``cargo`` goods (encoded ints, a tuple)
-    and ``carrier`` (id of the transporter carrying it, or -1).
-
-    ``stamp`` names the transporter's content: every attribute assignment gives it a
-    stamp never used before (from one counter for the process), and :meth:`copy` keeps
-    it, so two transporters with the same stamp hold the same values.  The cargo is a
-    tuple (an assigned list is made one), so it can change only by assignment: no code
-    path can change a transporter without a new stamp.  Views reuse what they built for
-    a stamp they saw before (:mod:`.viewmemo`)."""
+class _Fields:
+    """A transporter's slots, written without a stamp: only :meth:`Transporter.copy`
+    fills one, then makes it a :class:`Transporter` (same layout)."""
 
     __slots__ = ("cargo", "carrier", "id", "kind", "moved", "owner", "place", "stamp")
 
@@ -66,6 +58,21 @@ class Transporter:
     cargo: tuple[int, ...]
     carrier: int
     stamp: int
+
+
+class Transporter(_Fields):
+    """One transporter: ``owner`` seat, ``kind`` (index into data.TRANSPORTERS),
+    ``place`` id, ``moved`` this movement phase, ``cargo`` goods (encoded ints, a tuple)
+    and ``carrier`` (id of the transporter carrying it, or -1).
+
+    ``stamp`` names the transporter's content: every attribute assignment gives it a
+    stamp never used before (from one counter for the process), and :meth:`copy` keeps
+    it, so two transporters with the same stamp hold the same values.  The cargo is a
+    tuple (an assigned list is made one), so it can change only by assignment: no code
+    path can change a transporter without a new stamp.  Views reuse what they built for
+    a stamp they saw before (:mod:`.viewmemo`)."""
+
+    __slots__ = ()
 
     def __init__(self, tid: int, owner: int, kind: int, place: int) -> None:
         _set(self, "id", tid)
@@ -84,16 +91,17 @@ class Transporter:
 
     def copy(self) -> Transporter:
         """An independent copy, with the same stamp (the cargo tuple is shared)."""
-        t = _new_object(Transporter)  # every slot set below, without __init__
-        _set(t, "id", self.id)
-        _set(t, "owner", self.owner)
-        _set(t, "kind", self.kind)
-        _set(t, "place", self.place)
-        _set(t, "moved", self.moved)
-        _set(t, "cargo", self.cargo)
-        _set(t, "carrier", self.carrier)
-        _set(t, "stamp", self.stamp)
-        return t
+        t = _new_object(_Fields)  # plain slot writes, then the class with the stamps
+        t.id = self.id
+        t.owner = self.owner
+        t.kind = self.kind
+        t.place = self.place
+        t.moved = self.moved
+        t.cargo = self.cargo
+        t.carrier = self.carrier
+        t.stamp = self.stamp
+        t.__class__ = Transporter
+        return t  # type: ignore[return-value]
 
     @property
     def water(self) -> bool:
