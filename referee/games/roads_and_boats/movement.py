@@ -303,7 +303,10 @@ class MovementRules(StateBase):
         for g in self.herd:
             self._drop(stay, g | bit)
         self.herd = []
-        t.cargo = tuple([g | bit for g in t.cargo])  # everything aboard has moved
+        if cargo := t.cargo:  # everything aboard has moved (unchanged: the same stamp)
+            marked = tuple([g | bit for g in cargo])
+            if marked != cargo:
+                t.cargo = marked
         self.active = -1
         self.refused = []
 
