@@ -178,7 +178,9 @@ class Match:
         base_policy = settings.sandbox or SandboxPolicy()
         private = [record_path.parent if record_path else None, log_dir]
         self.policy = base_policy.hiding(private)
-        if pool is not None and not _covered(private, base_policy.hidden):
+        # hiding() resolved them (each resolution is a walk of the file system)
+        resolved = self.policy.hidden[len(base_policy.hidden) :]
+        if pool is not None and not _covered(resolved, base_policy.hidden):
             pool = None  # a reused process could not have these paths hidden
         self.pool, self.log_dir, self.on_ply = pool, log_dir, on_ply
         self.keys = [pool_key(spec, settings.limits, base_policy) for spec in bots]
@@ -630,12 +632,11 @@ async def _obtain(
     return cast(list[BotProcess | BotFault], got)
 
 
-def _covered(paths: Sequence[Path | None], hidden: Sequence[str]) -> bool:
-    """True if every path lies inside one of the ``hidden`` paths."""
+def _covered(resolved: Sequence[str], hidden: Sequence[str]) -> bool:
+    """True if every path of ``resolved`` (already resolved) lies inside one of the
+    ``hidden`` paths."""
     roots = [Path(h) for h in hidden]
-    return all(
-        p is None or any(Path(p).resolve().is_relative_to(root) for root in roots) for p in paths
-    )
+    return all(any(Path(p).is_relative_to(root) for root in roots) for p in resolved)
 
 
 async def _close_all(seats: list[_Seat], pool: BotPool | None, keys: Sequence[PoolKey]) -> None:
