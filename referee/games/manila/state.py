@@ -272,7 +272,7 @@ class ManilaState(State):
         if phase == PLACE:
             spots, _blind = self.place_options(seat)
             acts: list[Any] = [PASS]
-            acts.extend(PLACES[s] for s in spots)
+            acts.extend(map(PLACES.__getitem__, spots))
         elif phase == AUCTION:
             acts = [PASS]
             ceiling = self.cash[seat] + D.MORTGAGE_LOAN * sum(self.held[seat])
@@ -364,17 +364,22 @@ class ManilaState(State):
         """
         free = self.free_spots()
         cash = self.cash[seat]
-        if self.opts.blind_counts_insurance:
-            cheapest = min([c for _s, c in free], default=None)
-        else:
-            cheapest = min([c for s, c in free if s != D.INSURANCE_SPOT], default=None)
+        # one pass: the spots paid from cash, and the cheapest space that counts
+        skip = -1 if self.opts.blind_counts_insurance else D.INSURANCE_SPOT
+        cheapest = None
+        affordable = []
+        for s, c in free:
+            if c <= cash:
+                affordable.append(s)
+            if s != skip and (cheapest is None or c < cheapest):
+                cheapest = c
         if (
             cheapest is not None
             and cash < cheapest
             and cash + D.MORTGAGE_LOAN * sum(self.held[seat]) < cheapest
         ):
             return [s for s, _c in free], True
-        return [s for s, c in free if c <= cash], False
+        return affordable, False
 
     def boardable(self) -> list[int]:
         """Punts on space 13 still at sea with an empty crew seat (§7)."""
