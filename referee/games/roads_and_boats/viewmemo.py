@@ -34,11 +34,14 @@ from referee.games.roads_and_boats.view import BuildingView, PileView, Transport
 class ViewMemo:
     """Last inputs and outputs of each costly part of a view (see the module)."""
 
-    __slots__ = ("buildings", "layout", "piles", "research", "trans")
+    __slots__ = ("buildings", "known", "layout", "piles", "research", "trans")
 
     def __init__(self) -> None:
-        # trans: the transporters' stamps, the views built
+        # trans: the transporters' stamps, the views built; known: a view by stamp, for
+        # every stamp met lately (a stamp's view never changes, so sharing the dict
+        # between clones in several threads is safe; it is replaced, not emptied)
         self.trans: tuple[list[int], list[TransporterView]] = ([], [])
+        self.known: dict[int, TransporterView] = {}
         # buildings, bags (copies), the list built
         self.buildings: tuple[dict[int, list[int]], dict[int, list[int]], list[BuildingView]] = (
             {},
@@ -57,23 +60,28 @@ _STAMP = attrgetter("stamp")
 
 
 def transporters(memo: ViewMemo, trans: dict[int, Any], names: tuple[str, ...]) -> list[Any]:
-    """``TransporterView`` of every transporter in ``trans`` order, each reused from the
-    last view where the transporter's stamp is the same (:class:`.base.Transporter`:
+    """``TransporterView`` of every transporter in ``trans`` order, each reused from an
+    earlier view where the transporter's stamp is the same (:class:`.base.Transporter`:
     every change of a transporter gives it a new stamp, so an equal stamp is equal
     content)."""
     stamps = list(map(_STAMP, trans.values()))
     seen, last = memo.trans
     if stamps == seen:
         return last
-    known = dict(zip(seen, last, strict=True))
-    out = []
-    for stamp, t in zip(stamps, trans.values(), strict=True):
-        view = known.get(stamp)
-        if view is None:
-            view = TransporterView(
+    known = memo.known
+    out: list[Any] = list(map(known.get, stamps))  # in C: all but one or two found
+    missing = out.count(None)
+    if missing:
+        values = list(trans.values())
+        i = 0
+        for _ in range(missing):
+            i = out.index(None, i)
+            t = values[i]
+            out[i] = known[stamps[i]] = TransporterView(
                 t.id, t.owner, names[t.kind], t.place, t.moved, list(t.cargo), t.carrier
             )
-        out.append(view)
+        if len(known) > 4 * len(out) + 16:  # forget the stamps of the past
+            memo.known = dict(zip(stamps, out, strict=True))
     memo.trans = (stamps, out)
     return out
 
