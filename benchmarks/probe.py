@@ -60,26 +60,51 @@ def find(name: str, *modules: str) -> Any:
     raise ImportError(f"{name} is in none of {', '.join(modules)}")
 
 
-event_loop = importlib.import_module(
-    find("installed", "referee.loop", "referee.api.loop", "referee.process.loop").__module__
+class _Missing:
+    """A name the measured referee's layout lacks (an old baseline): any use raises
+    :class:`ImportError`, so probes that do not need it (``engine``) still run."""
+
+    def __init__(self, why: str) -> None:
+        self._why = why
+
+    def __getattr__(self, attr: str) -> Any:
+        raise ImportError(self._why)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise ImportError(self._why)
+
+
+def lookup(name: str, *modules: str) -> Any:
+    """:func:`find`, or a :class:`_Missing` stand-in where no module has ``name``."""
+    try:
+        return find(name, *modules)
+    except ImportError as exc:
+        return _Missing(str(exc))
+
+
+_installed = lookup("installed", "referee.loop", "referee.api.loop", "referee.process.loop")
+event_loop = (
+    _installed
+    if isinstance(_installed, _Missing)
+    else importlib.import_module(_installed.__module__)
 )
-BotLimits = find("BotLimits", "referee.bot", "referee.process.spec")
-BotProcess = find("BotProcess", "referee.bot", "referee.process.bot")
-BotSpec = find("BotSpec", "referee.bot", "referee.process.spec")
-CHANCE = find("CHANCE", "referee.api.engine", "referee.engine")
-TERMINAL = find("TERMINAL", "referee.api.engine", "referee.engine")
-get_game = find("get_game", "referee.games")
-Clock = find("Clock", "referee.match", "referee.match.match")
-run_match = find("run_match", "referee.match", "referee.match.match")
-BotPool = find("BotPool", "referee.pool", "referee.process.pool")
+BotLimits = lookup("BotLimits", "referee.bot", "referee.process.spec")
+BotProcess = lookup("BotProcess", "referee.bot", "referee.process.bot")
+BotSpec = lookup("BotSpec", "referee.bot", "referee.process.spec")
+CHANCE = lookup("CHANCE", "referee.api.engine", "referee.engine")
+TERMINAL = lookup("TERMINAL", "referee.api.engine", "referee.engine")
+get_game = lookup("get_game", "referee.games")
+Clock = lookup("Clock", "referee.match", "referee.match.match")
+run_match = lookup("run_match", "referee.match", "referee.match.match")
+BotPool = lookup("BotPool", "referee.pool", "referee.process.pool")
 _protocol = ("referee.protocol", "referee.process.protocol")
-PROTOCOL_VERSION = find("PROTOCOL_VERSION", *_protocol)
-Act = find("Act", *_protocol)
-MoveClock = find("MoveClock", *_protocol)
-Start = find("Start", *_protocol)
-StartClock = find("StartClock", *_protocol)
-encode = find("encode", *_protocol)
-SandboxPolicy = find("SandboxPolicy", "referee.sandbox", "referee.process.isolation.sandbox")
+PROTOCOL_VERSION = lookup("PROTOCOL_VERSION", *_protocol)
+Act = lookup("Act", *_protocol)
+MoveClock = lookup("MoveClock", *_protocol)
+Start = lookup("Start", *_protocol)
+StartClock = lookup("StartClock", *_protocol)
+encode = lookup("encode", *_protocol)
+SandboxPolicy = lookup("SandboxPolicy", "referee.sandbox", "referee.process.isolation.sandbox")
 
 
 def loop_factory(name: str) -> Any:
