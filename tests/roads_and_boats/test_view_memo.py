@@ -5,6 +5,7 @@ after changes made to the state outside ``apply_action``."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import msgspec
 import pytest
@@ -23,6 +24,16 @@ def fresh_view(state: RBState, seat: int) -> bytes:
     clone = state.clone()
     clone._view_memo = ViewMemo()
     return encode(clone.view(seat))
+
+
+def _play_until(state: RBState, rng: random.Random, done: Callable[[], bool]) -> None:
+    """Random moves (and chance outcomes) until a seat is to decide and ``done()``."""
+    while state.to_move() == CHANCE or not done():
+        if state.to_move() == CHANCE:
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
 
 
 def test_memoised_view_equals_fresh_view_through_whole_games() -> None:
@@ -64,15 +75,8 @@ def test_views_already_returned_do_not_change_later() -> None:
 
 
 def test_changes_made_outside_apply_action_show_in_the_next_view() -> None:
-    rng = random.Random(5)
     state = GAME.new_game(2, GAME.parse_options({}))
-    while state.to_move() == CHANCE or not state.trans or not state.buildings:
-        seat = state.to_move()
-        if seat == CHANCE:
-            state.apply_chance(state.sample_chance(rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+    _play_until(state, random.Random(5), lambda: bool(state.trans and state.buildings))
     seat = max(state.to_move(), 0)
     state.view(seat)
     transporter = next(iter(state.trans.values()))
@@ -93,13 +97,7 @@ def test_clones_sharing_the_memo_each_see_their_own_game() -> None:
     # of two clones going separate ways, interleaved, must each match their own game.
     rng = random.Random(6)
     state = GAME.new_game(3, GAME.parse_options({}))
-    while state.to_move() == CHANCE or len(state.trans) < 3:
-        seat = state.to_move()
-        if seat == CHANCE:
-            state.apply_chance(state.sample_chance(rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+    _play_until(state, rng, lambda: len(state.trans) >= 3)
     state.view(0)  # the memo is made at the first view, then shared by clones
     games = [state, state.clone(), state.clone()]
     assert games[1]._view_memo is state._view_memo
