@@ -13,7 +13,8 @@ import pytest
 from benchmarks.baseline import Side, alternate, current, run_probe
 from benchmarks.figures import Spread
 from benchmarks.players import STAMP_UCI_PY
-from benchmarks.probe import stamp_gaps
+from benchmarks.probe import lookup, stamp_gaps
+from referee.games import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,3 +87,14 @@ def test_the_uci_stamping_player_shuffles_a_knight_and_stamps_each_go(tmp_path: 
     lines = [line.split() for line in stamps.read_text().split("\n") if line]
     assert [w[1] if w[0] == "a" else w[0] for w in lines] == ["1", "r", "2", "r", "2", "r"]
     assert len(stamp_gaps(tmp_path)) == 2  # the game's first go is left out
+
+
+def test_a_name_an_old_layout_lacks_fails_only_when_used() -> None:
+    # An old baseline (04b8b0d) has no event-loop module: the engine probe must still
+    # import, and a probe that needs the missing name must fail loudly, naming it.
+    missing = lookup("no_such_name", "referee.games", "referee.no_such_module")
+    with pytest.raises(ImportError, match="no_such_name"):
+        missing()
+    with pytest.raises(ImportError, match="no_such_name"):
+        _ = missing.anything
+    assert lookup("get_game", "referee.no_such_module", "referee.games") is get_game
