@@ -48,7 +48,7 @@ class ViewMemo:
             {},
             [],
         )
-        # piles: {place: (goods copy, view)}, the state's piles copied, the list built
+        # piles: the state's piles copied ({place: goods}), the list built
         self.piles: tuple[dict[int, list[int]], list[PileView]] | None = None
         # roads, bridges, walls (copies) and (roads, bank_roads, bridges, walls) built
         self.layout: tuple[Any, ...] | None = None
