@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-GOODS: Final = ("nutmeg", "silk", "ginseng", "jade")
+GOODS: Final[tuple[str, ...]] = ("nutmeg", "silk", "ginseng", "jade")
 """The four goods, in price-track order (left to right on the board)."""
 
 GOOD_INDEX: Final = {name: i for i, name in enumerate(GOODS)}

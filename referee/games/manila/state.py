@@ -63,6 +63,60 @@ def _bid(amount: int) -> Bid:
     return BIDS[amount] if amount < len(BIDS) else Bid(amount)
 
 
+_FIELDS: tuple[str, ...] = (
+    "_legal",
+    "auc_out",
+    "auc_turn",
+    "board_left",
+    "board_stays",
+    "cargo",
+    "cash",
+    "crew",
+    "debt",
+    "debt_kind",
+    "debtor",
+    "dest",
+    "held",
+    "high",
+    "high_bidder",
+    "hm",
+    "insurer",
+    "just_boarded",
+    "large_pilot",
+    "last_roll",
+    "left",
+    "memo",
+    "mort",
+    "opener",
+    "opts",
+    "passed",
+    "phase",
+    "pilot_turn",
+    "pirates",
+    "place_turn",
+    "plunder_pending",
+    "plundered",
+    "port_boats",
+    "port_occ",
+    "pos",
+    "price",
+    "rolls",
+    "schedule",
+    "seats",
+    "small_pilot",
+    "step",
+    "supply",
+    "voyage",
+    "win_m",
+    "win_r",
+    "win_seat",
+    "yard_boats",
+    "yard_occ",
+)
+"""Every attribute of a :class:`ManilaState` (its ``__slots__``; :meth:`ManilaState.debug`
+reads them from here, since a compiled class keeps no ``__slots__``)."""
+
+
 class ManilaState(State):
     """One Manila position (see the module docstring for the rules sources).
 
@@ -70,58 +124,13 @@ class ManilaState(State):
     indices 0..2 into ``cargo`` for the current voyage.
     """
 
-    __slots__ = (
-        "_legal",
-        "auc_out",
-        "auc_turn",
-        "board_left",
-        "board_stays",
-        "cargo",
-        "cash",
-        "crew",
-        "debt",
-        "debt_kind",
-        "debtor",
-        "dest",
-        "held",
-        "high",
-        "high_bidder",
-        "hm",
-        "insurer",
-        "just_boarded",
-        "large_pilot",
-        "last_roll",
-        "left",
-        "memo",
-        "mort",
-        "opener",
-        "opts",
-        "passed",
-        "phase",
-        "pilot_turn",
-        "pirates",
-        "place_turn",
-        "plunder_pending",
-        "plundered",
-        "port_boats",
-        "port_occ",
-        "pos",
-        "price",
-        "rolls",
-        "schedule",
-        "seats",
-        "small_pilot",
-        "step",
-        "supply",
-        "voyage",
-        "win_m",
-        "win_r",
-        "win_seat",
-        "yard_boats",
-        "yard_occ",
-    )
+    __slots__ = _FIELDS
 
-    def __init__(self, seats: int, options: ManilaOptions) -> None:
+    def __init__(self, seats: int, options: ManilaOptions, *, _blank: bool = False) -> None:
+        # _blank: no attribute set (clone() sets them all); a compiled class cannot be
+        # made with object.__new__ (referee.api.native)
+        if _blank:
+            return
         n = seats
         self.seats = n
         self.opts = options
@@ -174,9 +183,14 @@ class ManilaState(State):
 
     # ------------------------------------------------------------------ copying
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """``pickle`` and ``copy`` support, the same compiled or not: the fields by name
+        (a compiled class has no default for either)."""
+        return _restore, (self.seats, self.opts, {name: getattr(self, name) for name in _FIELDS})
+
     def clone(self) -> ManilaState:
         """An independent copy (hand-written for speed)."""
-        c = object.__new__(ManilaState)
+        c = ManilaState(self.seats, self.opts, _blank=True)
         c.seats = self.seats
         c.opts = self.opts
         c.schedule = self.schedule
@@ -884,7 +898,15 @@ class ManilaState(State):
         """Every field, secrets included, as JSON-able data."""
         return {
             name: (list(v) if isinstance(v, tuple) else v)
-            for name in self.__slots__
+            for name in _FIELDS
             if name not in ("_legal", "memo", "opts", "schedule")
             for v in [getattr(self, name)]
         } | {"options": {f: getattr(self.opts, f) for f in self.opts.__struct_fields__}}
+
+
+def _restore(seats: int, options: ManilaOptions, fields: dict[str, Any]) -> ManilaState:
+    """The state :meth:`ManilaState.__reduce__` took apart."""
+    state = ManilaState(seats, options, _blank=True)
+    for name, value in fields.items():
+        setattr(state, name, value)
+    return state

@@ -26,7 +26,7 @@ TILE_PRICES: Final = (
 # RECONSTRUCTED: two region names, the stack sizes per region and the borders are not in
 # the texts; this graph satisfies every sailing and exploration example of the rulebook.
 
-REGIONS: Final = (
+REGIONS: Final[tuple[str, ...]] = (
     "Portugal",
     "Guiné",
     "Bahia",
@@ -56,7 +56,7 @@ REGION_GOOD: Final = (-1, 1, 0, 0, 1, 1, 1, 2, 2, 2, 2, 2, 2)
 REGION_TILES: Final = (0, 3, 4, 4, 3, 1, 3, 3, 2, 2, 2, 2, 1)
 """Number of face-down colony tiles dealt to each region (Timor = 2 is printed)."""
 
-BORDERS: Final = (
+BORDERS: Final[tuple[tuple[int, int], ...]] = (
     (0, 1),
     (0, 2),
     (1, 2),
@@ -105,7 +105,7 @@ MARKET_START_ROW: Final = 3
 
 # --- rondel -------------------------------------------------------------------------
 
-RONDEL: Final = (
+RONDEL: Final[tuple[str, ...]] = (
     "sailing",
     "workers",
     "market",

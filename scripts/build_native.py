@@ -1,0 +1,126 @@
+"""Compile the rules engines' hot modules with mypyc (``make setup`` runs this).
+
+Each package of :data:`TARGETS` gets its listed modules compiled into one extension
+group, installed in the package's ``_native`` folder with the manifest that
+:mod:`referee.api.native` checks before it loads any of them.  A package whose build
+is fresh is skipped, so running this again costs a few stat calls.
+
+Without a C compiler, or without mypyc (the ``dev`` extra), one line says so and the
+engines run from their Python sources; the exit status is 0 either way, since the
+compiled build is an accelerator, never a requirement.  A compile that fails is an
+error (exit status 1): the sources are meant to compile.
+
+Run: ``python scripts/build_native.py [--force] [--package referee/games/manila]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import os
+import shutil
+import sys
+import tempfile
+import time
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from referee.api import native  # noqa: E402  (the checkout's, not an installed copy)
+
+TARGETS: dict[str, list[str]] = {
+    "referee/games/manila": ["data.py", "phases.py", "information.py", "view.py", "state.py"],
+}
+"""Package folder (from the repository root) -> the modules compiled, in one group.
+Modules that define msgspec structs with tags (actions, options) stay in Python:
+mypyc does not keep a struct's tag."""
+
+
+def build(package: str, modules: list[str], work: Path) -> Path:
+    """Compile ``modules`` of ``package`` in ``work``; returns the folder holding the
+    new ``_native`` build, manifest included.  Raises :class:`SystemExit` if the
+    compile fails."""
+    from mypyc.build import mypycify
+    from setuptools import Distribution
+
+    package_dir = ROOT / package
+    name = package.replace("/", ".")
+    sources = {m: native.describe(package_dir / m) for m in modules}
+    extensions = mypycify(
+        [str(package_dir / m) for m in modules],
+        opt_level="3",
+        group_name=f"{name}.engine",
+        target_dir=str(work / "c"),
+    )
+    dist = Distribution({"name": "referee-native", "ext_modules": extensions})
+    command = dist.get_command_obj("build_ext")
+    command.build_lib = str(work / "lib")
+    command.build_temp = str(work / "tmp")
+    command.inplace = False
+    dist.run_command("build_ext")
+    if {m: native.describe(package_dir / m) for m in modules} != sources:
+        raise SystemExit(f"{package}: a source changed while it was compiled; run again")
+    out = work / native.NATIVE_DIR
+    out.mkdir()
+    suffix = EXTENSION_SUFFIXES[0]
+    files = []
+    for built in sorted((work / "lib" / package).glob(f"*{suffix}")):
+        shutil.copy2(built, out / built.name)
+        files.append(built.name)
+    manifest = native.Manifest(
+        cache_tag=sys.implementation.cache_tag,
+        suffix=suffix,
+        compiler=f"mypyc {importlib.metadata.version('mypy')}",
+        sources=sources,
+        files=files,
+    )
+    (out / native.MANIFEST).write_bytes(native.msgspec.json.encode(manifest))
+    return out
+
+
+def install(new: Path, package_dir: Path) -> None:
+    """Replace the package's ``_native`` folder with a copy of ``new``, by renames in
+    the package's folder: a process importing the package meanwhile finds the old
+    build, no build, or the whole new one, never a file half-written."""
+    target = package_dir / native.NATIVE_DIR
+    staging = package_dir / f"{native.NATIVE_DIR}.new-{os.getpid()}"
+    retired = package_dir / f"{native.NATIVE_DIR}.old-{os.getpid()}"
+    shutil.copytree(new, staging)
+    if target.exists():
+        target.rename(retired)
+    staging.rename(target)
+    shutil.rmtree(retired, ignore_errors=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--force", action="store_true", help="compile even a fresh build")
+    parser.add_argument("--package", action="append", help="a package folder of TARGETS")
+    args = parser.parse_args()
+    packages = args.package or list(TARGETS)
+    if native.pure_forced():
+        print(f"compiled engines: not built ({native.PURE_ENV} is set)")
+        return 0
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        print("compiled engines: not built (no C compiler: cc); the engines run in Python")
+        return 0
+    try:
+        import mypyc  # noqa: F401
+    except ImportError:
+        print("compiled engines: not built (no mypyc: pip install -e '.[dev]')")
+        return 0
+    for package in packages:
+        package_dir = ROOT / package
+        if not args.force and native.problem(package_dir) is None:
+            continue
+        start = time.monotonic()
+        with tempfile.TemporaryDirectory(prefix="native-") as tmp:
+            install(build(package, TARGETS[package], Path(tmp)), package_dir)
+        print(f"compiled engines: {package} built in {time.monotonic() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
