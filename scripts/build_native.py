@@ -31,11 +31,20 @@ sys.path.insert(0, str(ROOT))
 from referee.api import native  # noqa: E402  (the checkout's, not an installed copy)
 
 TARGETS: dict[str, list[str]] = {
-    "referee/games/manila": ["data.py", "phases.py", "information.py", "view.py", "state.py"],
+    "referee/games/manila": ["data.py", "phases.py", "viewbuild.py", "state.py"],
+    "referee/games/navegador": [
+        "data.py",
+        "phases.py",
+        "player.py",
+        "sailing.py",
+        "viewbuild.py",
+        "state.py",
+    ],
 }
 """Package folder (from the repository root) -> the modules compiled, in one group.
-Modules that define msgspec structs with tags (actions, options) stay in Python:
-mypyc does not keep a struct's tag."""
+Modules that define msgspec structs (actions, options, views) stay in Python: a
+compiled module keeps its classes' annotations only as bare classes (``dict`` for
+``dict[str, int]``), and msgspec reads a struct's fields and tags from them."""
 
 
 def build(package: str, modules: list[str], work: Path) -> Path:

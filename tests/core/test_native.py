@@ -3,6 +3,7 @@ while it matches its sources, and it plays exactly the games the Python sources 
 
 from __future__ import annotations
 
+import ast
 import copy
 import json
 import os
@@ -120,6 +121,19 @@ def test_the_environment_can_force_python(tmp_path: Path, monkeypatch: pytest.Mo
 
 # ---------------------------------------------------------------- same games, both builds
 
+
+@pytest.mark.parametrize("folder", sorted(TARGETS))
+def test_no_compiled_module_defines_a_struct(folder: str) -> None:
+    """msgspec reads a struct's field types and tag from its class annotations, which a
+    compiled module keeps only as bare classes: structs live in modules never compiled."""
+    for module in TARGETS[folder]:
+        tree = ast.parse((ROOT / folder / module).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                bases = {ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases}
+                assert not bases & {"Struct", "View", "Action", "Options"}, (module, node.name)
+
+
 PLAYOUTS = """
 import hashlib, json, random, sys
 import msgspec
@@ -130,6 +144,8 @@ from referee.games import get_game
 game_name, package, seats, games = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 game = get_game(game_name)
 digest = hashlib.sha256()
+for kind in (game.view_type, game.action_type, game.options_type):
+    digest.update(msgspec.json.encode(msgspec.json.schema(kind)))
 decisions = 0
 for number in range(games):
     rng = random.Random(number)
@@ -175,8 +191,9 @@ def playouts(game: str, package: str, seats: int, games: int, pure: bool) -> dic
 
 @pytest.mark.parametrize("folder", sorted(TARGETS))
 def test_the_compiled_engine_plays_the_games_the_python_one_plays(folder: str) -> None:
-    """Views, legal actions, observations, clones and results of 12 seeded random games,
-    compiled against Python, compared through one digest."""
+    """The schemas of the game's structs, then the views, legal actions, observations,
+    clones and results of 12 seeded random games, compiled against Python, compared
+    through one digest."""
     package = folder.replace("/", ".")
     game = package.rsplit(".", 1)[1].replace("_", "-")
     require(native.problem(ROOT / folder), f"compiled {game} engine")

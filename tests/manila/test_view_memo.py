@@ -1,5 +1,5 @@
 """Manila views reuse their computed parts from the last view of the same game
-(``referee.games.manila.view.ViewMemo``): that reuse must be invisible.  Every view
+(``referee.games.manila.viewbuild.ViewMemo``): that reuse must be invisible.  Every view
 equals the view built with an empty memo and stays as it was built while the game
 goes on, also when clones that share the memo go separate ways (as a search's
 playouts do), and the bundled heuristic, which reads views inside the search bot's
@@ -17,7 +17,8 @@ from bots.manila_bot import ManilaBot
 from referee.api.engine import CHANCE, TERMINAL
 from referee.games.manila import GAME
 from referee.games.manila.state import ManilaState
-from referee.games.manila.view import ManilaView, ViewMemo
+from referee.games.manila.view import ManilaView
+from referee.games.manila.viewbuild import ViewMemo
 
 
 def fresh_view(state: ManilaState, seat: int) -> ManilaView:

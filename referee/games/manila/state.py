@@ -45,7 +45,8 @@ from referee.games.manila.phases import (
     SEA,
     YARD,
 )
-from referee.games.manila.view import ManilaView, ViewMemo, build_view
+from referee.games.manila.view import ManilaView
+from referee.games.manila.viewbuild import ViewMemo, build_view
 
 # Shared immutable action objects (actions are frozen, so sharing is safe and fast).
 PASS = Pass()
@@ -63,55 +64,14 @@ def _bid(amount: int) -> Bid:
     return BIDS[amount] if amount < len(BIDS) else Bid(amount)
 
 
-_FIELDS: tuple[str, ...] = (
-    "_legal",
-    "auc_out",
-    "auc_turn",
-    "board_left",
-    "board_stays",
-    "cargo",
-    "cash",
-    "crew",
-    "debt",
-    "debt_kind",
-    "debtor",
-    "dest",
-    "held",
-    "high",
-    "high_bidder",
-    "hm",
-    "insurer",
-    "just_boarded",
-    "large_pilot",
-    "last_roll",
-    "left",
-    "memo",
-    "mort",
-    "opener",
-    "opts",
-    "passed",
-    "phase",
-    "pilot_turn",
-    "pirates",
-    "place_turn",
-    "plunder_pending",
-    "plundered",
-    "port_boats",
-    "port_occ",
-    "pos",
-    "price",
-    "rolls",
-    "schedule",
-    "seats",
-    "small_pilot",
-    "step",
-    "supply",
-    "voyage",
-    "win_m",
-    "win_r",
-    "win_seat",
-    "yard_boats",
-    "yard_occ",
+_FIELDS: tuple[str, ...] = tuple(
+    (
+        "_legal auc_out auc_turn board_left board_stays cargo cash crew debt debt_kind debtor "
+        "dest held high high_bidder hm insurer just_boarded large_pilot last_roll left memo "
+        "mort opener opts passed phase pilot_turn pirates place_turn plunder_pending "
+        "plundered port_boats port_occ pos price rolls schedule seats small_pilot step supply "
+        "voyage win_m win_r win_seat yard_boats yard_occ"
+    ).split()
 )
 """Every attribute of a :class:`ManilaState` (its ``__slots__``; :meth:`ManilaState.debug`
 reads them from here, since a compiled class keeps no ``__slots__``)."""

@@ -11,8 +11,12 @@ Deprecated for one release: ``Navegador`` (now :class:`NavegadorGame`) and the m
 ``view``/``state``); each warns when used.
 """
 
-from referee.api.deprecation import renamed
-from referee.games.navegador.game import NavegadorGame
+from referee.api.native import accelerate
+
+accelerate(__name__, __path__)  # before any module of the package is imported
+
+from referee.api.deprecation import renamed  # noqa: E402
+from referee.games.navegador.game import NavegadorGame  # noqa: E402
 
 GAME = NavegadorGame()
 

@@ -10,6 +10,29 @@ if TYPE_CHECKING:
     from referee.games.navegador.view import PlayerView
 
 
+_PLAYER_FIELDS: tuple[str, ...] = (
+    "_score_key",
+    "_score_value",
+    "_view_memo",
+    "churches",
+    "colonies",
+    "explorers",
+    "factories",
+    "has_king",
+    "king_col",
+    "money",
+    "privileges",
+    "ships",
+    "shipyards",
+    "stone",
+    "turns",
+    "wild",
+    "workers",
+)
+"""Every attribute of a :class:`Player` (its ``__slots__``; :meth:`Player.__reduce__`
+reads them from here, since a compiled class keeps no ``__slots__``)."""
+
+
 class Player:
     """Everything one seat owns.
 
@@ -20,27 +43,13 @@ class Player:
     the end); ``stone`` the rondel space (-1 before the first turn); ``turns`` completed.
     """
 
-    __slots__ = (
-        "_score_key",
-        "_score_value",
-        "_view_memo",
-        "churches",
-        "colonies",
-        "explorers",
-        "factories",
-        "has_king",
-        "king_col",
-        "money",
-        "privileges",
-        "ships",
-        "shipyards",
-        "stone",
-        "turns",
-        "wild",
-        "workers",
-    )
+    __slots__ = _PLAYER_FIELDS
 
-    def __init__(self) -> None:
+    def __init__(self, *, _blank: bool = False) -> None:
+        # _blank: no attribute set (copy() sets them all); a compiled class cannot be
+        # made with object.__new__ (referee.api.native)
+        if _blank:
+            return
         self.money = data.START_MONEY
         self.workers = data.START_WORKERS
         self.ships = [0] * len(data.REGIONS)
@@ -63,7 +72,7 @@ class Player:
 
     def copy(self) -> Player:
         """An independent copy (hand-written for speed)."""
-        other = Player.__new__(Player)
+        other = Player(_blank=True)
         other.money = self.money
         other.workers = self.workers
         other.ships = self.ships[:]
@@ -82,6 +91,11 @@ class Player:
         other._score_value = self._score_value
         other._view_memo = self._view_memo
         return other
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """``pickle`` and ``copy`` support, the same compiled or not (a compiled class
+        has no default for either)."""
+        return _restore_player, ({name: getattr(self, name) for name in _PLAYER_FIELDS},)
 
     def ships_on_board(self) -> int:
         """Own ships on the map (max 7)."""
@@ -203,3 +217,11 @@ class Player:
         if has_king and gain > 0:
             total += gain
         return total
+
+
+def _restore_player(fields: dict[str, object]) -> Player:
+    """The player :meth:`Player.__reduce__` took apart."""
+    player = Player(_blank=True)
+    for name, value in fields.items():
+        setattr(player, name, value)
+    return player

@@ -5,7 +5,7 @@ in the next release."""
 import warnings
 
 from referee.games.navegador.state import state_from_view as from_view
-from referee.games.navegador.view import build_view as make_view
+from referee.games.navegador.viewbuild import build_view as make_view
 
 warnings.warn(
     "referee.games.navegador.snapshot is deprecated: use build_view from "

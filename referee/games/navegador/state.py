@@ -59,7 +59,8 @@ from referee.games.navegador.phases import (
 )
 from referee.games.navegador.player import Player
 from referee.games.navegador.sailing import distances
-from referee.games.navegador.view import NavegadorView, RegionView, build_view
+from referee.games.navegador.view import NavegadorView, RegionView
+from referee.games.navegador.viewbuild import build_view
 
 REGION_INDEX = {name: i for i, name in enumerate(data.REGIONS)}
 GOOD_INDEX = {name: i for i, name in enumerate(data.GOODS)}
@@ -97,6 +98,46 @@ def _counted(kind: type, good: str, most: int) -> tuple[Any, ...]:
     return actions
 
 
+_FIELDS: tuple[str, ...] = (
+    "_legal",
+    "_movers_memo",
+    "_regions_memo",
+    "card_holder",
+    "card_marker",
+    "card_sailing",
+    "current",
+    "display",
+    "display_taken",
+    "double_loss",
+    "end_seat",
+    "end_turns",
+    "expedition",
+    "expedition_ships",
+    "explored",
+    "explored_now",
+    "founded",
+    "gallery",
+    "gallery_box",
+    "goods_used",
+    "market",
+    "movers",
+    "options",
+    "phase",
+    "phase_pending",
+    "players",
+    "reveal",
+    "seats",
+    "ships_owed",
+    "stage",
+    "tiles",
+    "unseen",
+    "wild_used",
+    "workers_used",
+)
+"""Every attribute of a :class:`NavegadorState` (what :meth:`NavegadorState.__reduce__`
+takes apart)."""
+
+
 class NavegadorState(State):
     """A Navegador position for 2-5 seats; seat 0 is the start player.
 
@@ -107,7 +148,11 @@ class NavegadorState(State):
 
     seats: int
 
-    def __init__(self, seats: int, options: NavegadorOptions) -> None:
+    def __init__(self, seats: int, options: NavegadorOptions, *, _blank: bool = False) -> None:
+        # _blank: no attribute set (clone() sets them all); a compiled class cannot be
+        # made with object.__new__ (referee.api.native)
+        if _blank:
+            return
         self.seats = seats
         self.options = options
         self.players = [Player() for _ in range(seats)]
@@ -152,9 +197,14 @@ class NavegadorState(State):
 
     # ------------------------------------------------------------------ copying
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """``pickle`` and ``copy`` support, the same compiled or not: the fields by name
+        (a compiled class has no default for either)."""
+        return _restore, (self.seats, self.options, {n: getattr(self, n) for n in _FIELDS})
+
     def clone(self) -> NavegadorState:
         """An independent copy (hand-written; lists copied, immutables shared)."""
-        other = NavegadorState.__new__(NavegadorState)
+        other = NavegadorState(self.seats, self.options, _blank=True)
         other.seats = self.seats
         other.options = self.options
         other.players = [p.copy() for p in self.players]
@@ -664,9 +714,9 @@ class NavegadorState(State):
 
     # ------------------------------------------------------------------ views
 
-    view = build_view
-    """The view of ``seat``; everything but unrevealed tile prices is public (bound
-    directly, without a call in between: views are built at every decision)."""
+    def view(self, seat: int) -> NavegadorView:
+        """The view of ``seat``; everything but unrevealed tile prices is public."""
+        return build_view(self, seat)
 
     def debug(self) -> Any:
         """Full state as JSON-able data (there are no secrets beyond unrevealed tiles)."""
@@ -725,4 +775,12 @@ def state_from_view(view: NavegadorView) -> NavegadorState:
     state.current = view.current
     state.reveal = view.reveal
     state.stage = STAGE_NAMES.index("sailing" if view.stage == "reveal" else view.stage)
+    return state
+
+
+def _restore(seats: int, options: NavegadorOptions, fields: dict[str, Any]) -> NavegadorState:
+    """The state :meth:`NavegadorState.__reduce__` took apart."""
+    state = NavegadorState(seats, options, _blank=True)
+    for name, value in fields.items():
+        setattr(state, name, value)
     return state

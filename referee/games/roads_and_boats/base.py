@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from referee.api.engine import State
 from referee.games.roads_and_boats import actions as A
@@ -371,31 +371,42 @@ class StateBase(State):
                 return u
         return None
 
-    if TYPE_CHECKING:  # what one part of the rules calls in another (RBState has all)
+    # What one part of the rules calls in another.  RBState inherits every part
+    # before this class, so these are never reached; they declare the calls' types
+    # (and stay plain methods, which a compiled class allows).
 
-        def _begin_order(self) -> None: ...  # flow.TurnFlow
+    def _begin_order(self) -> None:  # flow.TurnFlow
+        raise NotImplementedError
 
-        def _wonder_done(self) -> bool: ...  # flow.TurnFlow
+    def _wonder_done(self) -> bool:  # flow.TurnFlow
+        raise NotImplementedError
 
-        def _mine_yield(self, h: int, gold: bool) -> None: ...  # production.ProductionRules
+    def _mine_yield(self, h: int, gold: bool) -> None:  # production.ProductionRules
+        raise NotImplementedError
 
-        def _breed(self) -> None: ...  # production.ProductionRules
+    def _breed(self) -> None:  # production.ProductionRules
+        raise NotImplementedError
 
-        def _primary(self) -> None: ...  # production.ProductionRules
+    def _primary(self) -> None:  # production.ProductionRules
+        raise NotImplementedError
 
-        def _auto_process(self) -> None: ...  # production.ProductionRules
+    def _auto_process(self) -> None:  # production.ProductionRules
+        raise NotImplementedError
 
-        def _borrow_actions(  # consent.ConsentRules
-            self,
-            seat: int,
-            here: dict[int, list[Transporter]],
-            carriers: set[int] | None,
-            materials: bool = False,
-        ) -> list[Any]: ...
+    def _borrow_actions(  # consent.ConsentRules
+        self,
+        seat: int,
+        here: dict[int, list[Transporter]],
+        carriers: set[int] | None,
+        materials: bool = False,
+    ) -> list[Any]:
+        raise NotImplementedError
 
-        def _site_kinds(self, h: int, sea: bool) -> list[int]: ...  # building.BuildingRules
+    def _site_kinds(self, h: int, sea: bool) -> list[int]:  # building.BuildingRules
+        raise NotImplementedError
 
-        def _wall_sides(self, place: int) -> tuple[list[int], int]: ...  # building.BuildingRules
+    def _wall_sides(self, place: int) -> tuple[list[int], int]:  # building.BuildingRules
+        raise NotImplementedError
 
 
 def _covers(counts: list[int], cost: tuple[tuple[int, int], ...]) -> bool:

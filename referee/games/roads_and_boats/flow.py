@@ -118,7 +118,7 @@ class TurnFlow(StateBase):
             self.slots = [0] * self.seats
         elif step == "position":
             self.temple = self._new_temple()
-            self.sequence = sorted(range(self.seats), key=lambda s: self.slots[s])
+            self.sequence = sorted(range(self.seats), key=self.slots.__getitem__)
             self.cashed, self.slots = [], []
             self._begin_acting()
         else:

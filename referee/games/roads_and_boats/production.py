@@ -305,7 +305,7 @@ class ProductionRules(StateBase):
             return
         if kind == D.WAGON_FACTORY:
             donkeys = [t for t in own if self._free_donkey(t, place)]
-            donkey = min(donkeys, key=lambda t: (len(t.cargo), t.id))
+            donkey = min(donkeys, key=_lightest)
             for g in donkey.cargo:
                 self._drop(place, g)
             del self.trans[donkey.id]
@@ -383,3 +383,8 @@ class ProductionRules(StateBase):
 
     def _do_upgrade(self, seat: int, action: A.Upgrade) -> None:
         self.buildings[action.hex][0] = D.B[action.building]
+
+
+def _lightest(t: Transporter) -> tuple[int, int]:
+    """The donkey a wagon factory takes first: the least laden, then the lowest id."""
+    return len(t.cargo), t.id
