@@ -64,17 +64,19 @@ def _bid(amount: int) -> Bid:
     return BIDS[amount] if amount < len(BIDS) else Bid(amount)
 
 
-_FIELDS: tuple[str, ...] = tuple(
-    (
-        "_legal auc_out auc_turn board_left board_stays cargo cash crew debt debt_kind debtor "
-        "dest held high high_bidder hm insurer just_boarded large_pilot last_roll left memo "
-        "mort opener opts passed phase pilot_turn pirates place_turn plunder_pending "
-        "plundered port_boats port_occ pos price rolls schedule seats small_pilot step supply "
-        "voyage win_m win_r win_seat yard_boats yard_occ"
-    ).split()
+# fmt: off
+_FIELDS: tuple[str, ...] = (
+    "_legal", "auc_out", "auc_turn", "board_left", "board_stays", "cargo", "cash", "crew",
+    "debt", "debt_kind", "debtor", "dest", "held", "high", "high_bidder", "hm", "insurer",
+    "just_boarded", "large_pilot", "last_roll", "left", "memo", "mort", "opener", "opts",
+    "passed", "phase", "pilot_turn", "pirates", "place_turn", "plunder_pending",
+    "plundered", "port_boats", "port_occ", "pos", "price", "rolls", "schedule", "seats",
+    "small_pilot", "step", "supply", "voyage", "win_m", "win_r", "win_seat", "yard_boats",
+    "yard_occ"
 )
 """Every attribute of a :class:`ManilaState` (its ``__slots__``; :meth:`ManilaState.debug`
 reads them from here, since a compiled class keeps no ``__slots__``)."""
+# fmt: on
 
 
 class ManilaState(State):
