@@ -14,6 +14,9 @@ apply) is played in variants that take one part of the view's work away at a tim
 * ``no view``: no view built (the engine, the observations and the loop alone).
 
 The views of the ``kept`` variants are wrong, of course; only their cost counts.
+Parts can be taken away only from the Python build of the engine (a compiled one
+calls them directly): where Roads & Boats runs compiled (:mod:`referee.api.native`),
+the command runs itself again with ``REFEREE_PURE=1`` and says so.
 Each variant runs ``--rounds`` times, the variants alternating within a round, for
 ``--seconds`` CPU seconds each; the table gives each variant's median (its
 microseconds per decision too) and best.
@@ -24,7 +27,9 @@ Run: ``python -m benchmarks.view_cost [--seconds 2.5] [--rounds 5] [--seats 2]``
 from __future__ import annotations
 
 import contextlib
+import os
 import statistics
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -33,6 +38,7 @@ from tabulate import tabulate
 
 from benchmarks.engines import measure
 from benchmarks.figures import command_line, load_report
+from referee.api import native
 from referee.games.roads_and_boats import state as rb_state
 
 PARTS = {
@@ -85,8 +91,16 @@ def variant(name: str) -> Iterator[None]:
         rb_state.RBState.view = view  # type: ignore[method-assign]
 
 
+def compiled() -> bool:
+    """True where Roads & Boats runs compiled, which no variant can patch."""
+    return native.status().get(rb_state.__name__.rpartition(".")[0]) == "compiled"
+
+
 def run(seats: int, seconds: float, rounds: int) -> dict[str, list[float]]:
-    """Decisions per CPU second of each variant, one figure per round."""
+    """Decisions per CPU second of each variant, one figure per round.  Raises
+    :class:`RuntimeError` where the engine runs compiled (see the module docstring)."""
+    if compiled():
+        raise RuntimeError(f"the Python build only: set {native.PURE_ENV}=1")
     got: dict[str, list[float]] = {name: [] for name in VARIANTS}
     for _ in range(rounds):
         for name in VARIANTS:
@@ -127,6 +141,15 @@ def report(seats: int, seconds: float, rounds: int) -> None:
 @click.option("--rounds", type=click.IntRange(1), default=5, show_default=True)
 def main(seats: int, seconds: float, rounds: int) -> None:
     """Where the Roads & Boats view's time goes in the referee's loop (see the module)."""
+    if compiled():
+        print(
+            f"(Roads & Boats runs compiled here: measuring its Python build, {native.PURE_ENV}=1)"
+        )
+        sys.stdout.flush()
+        env = {**os.environ, native.PURE_ENV: "1"}
+        os.execve(
+            sys.executable, [sys.executable, "-m", "benchmarks.view_cost", *sys.argv[1:]], env
+        )
     report(seats, seconds, rounds)
 
 

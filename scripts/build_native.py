@@ -40,6 +40,20 @@ TARGETS: dict[str, list[str]] = {
         "viewbuild.py",
         "state.py",
     ],
+    "referee/games/roads_and_boats": [
+        "data.py",
+        "phases.py",
+        "viewmemo.py",
+        "base.py",
+        "flow.py",
+        "chance.py",
+        "production.py",
+        "consent.py",
+        "movement.py",
+        "building.py",
+        "wonder.py",
+        "state.py",
+    ],
 }
 """Package folder (from the repository root) -> the modules compiled, in one group.
 Modules that define msgspec structs (actions, options, views) stay in Python: a
@@ -89,6 +103,15 @@ def build(package: str, modules: list[str], work: Path) -> Path:
     return out
 
 
+def fresh(package_dir: Path, modules: list[str]) -> bool:
+    """True when the package's build is usable and was made from exactly ``modules``."""
+    if native.problem(package_dir) is not None:
+        return False
+    manifest = (package_dir / native.NATIVE_DIR / native.MANIFEST).read_bytes()
+    built = native.msgspec.json.decode(manifest, type=native.Manifest)
+    return set(built.sources) == set(modules)
+
+
 def install(new: Path, package_dir: Path) -> None:
     """Replace the package's ``_native`` folder with a copy of ``new``, by renames in
     the package's folder: a process importing the package meanwhile finds the old
@@ -122,7 +145,7 @@ def main() -> int:
         return 0
     for package in packages:
         package_dir = ROOT / package
-        if not args.force and native.problem(package_dir) is None:
+        if not args.force and fresh(package_dir, TARGETS[package]):
             continue
         start = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="native-") as tmp:

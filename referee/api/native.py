@@ -32,8 +32,24 @@ import os
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from referee.api.lean_msgspec import msgspec
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr, trait
+else:
+
+    def trait(cls: Any) -> Any:
+        """mypyc's mark of a class mixed into a compiled class with others (read by
+        mypyc when it compiles the module; the class itself where it runs in Python)."""
+        return cls
+
+    def mypyc_attr(*_flags: str, **_settings: Any) -> Any:
+        """mypyc's class settings (``native_class=False``: compiled methods, a plain
+        Python class); read by mypyc, a no-op where the module runs in Python."""
+        return lambda cls: cls
+
 
 NATIVE_DIR = "_native"
 """The folder of a package's compiled build, inside the package."""

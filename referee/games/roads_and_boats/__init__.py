@@ -13,8 +13,12 @@ Deprecated for one release: ``RoadsAndBoats`` (now :class:`RoadsAndBoatsGame`); 
 when used.
 """
 
-from referee.api.deprecation import renamed
-from referee.games.roads_and_boats.game import RoadsAndBoatsGame
+from referee.api.native import accelerate
+
+accelerate(__name__, __path__)  # before any module of the package is imported
+
+from referee.api.deprecation import renamed  # noqa: E402
+from referee.games.roads_and_boats.game import RoadsAndBoatsGame  # noqa: E402
 
 GAME = RoadsAndBoatsGame()
 

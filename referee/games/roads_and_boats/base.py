@@ -6,7 +6,10 @@ are in ``phases``).
 reaches them, paying costs, transporter counts and the marks of moved goods.  Each part
 of the rules (``flow``, ``chance``, ``production``, ``consent``, ``movement``,
 ``building``, ``wonder``) is a class derived from it; :class:`state.RBState` puts them
-together.  Goods are small ints, ``good | moved_mask << data.GOOD_BITS`` (see ``view``).
+together.  Where the engine is compiled (:mod:`referee.api.native`) these classes are
+mypyc traits, mixed into one compiled class; a transporter stays a Python class (it
+renews its stamp in ``__setattr__``).  Goods are small ints,
+``good | moved_mask << data.GOOD_BITS`` (see ``view``).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any, Self
 
-from referee.api.engine import State
+from referee.api.native import mypyc_attr, trait
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.options import RBOptions
@@ -44,6 +47,7 @@ _STAMPS = itertools.count()
 """Transporter stamps: ``next()`` is one C call, so threads never draw the same one."""
 
 
+@mypyc_attr(native_class=False)
 class _Fields:
     """A transporter's slots, written without a stamp: only :meth:`Transporter.copy`
     fills one, then makes it a :class:`Transporter` (same layout)."""
@@ -60,6 +64,7 @@ class _Fields:
     stamp: int
 
 
+@mypyc_attr(native_class=False)
 class Transporter(_Fields):
     """One transporter: ``owner`` seat, ``kind`` (index into data.TRANSPORTERS),
     ``place`` id, ``moved`` this movement phase, ``cargo`` goods (encoded ints, a tuple)
@@ -109,7 +114,8 @@ class Transporter(_Fields):
         return self.kind >= D.RAFT
 
 
-class StateBase(State):
+@trait
+class StateBase:
     """The attributes of a position and the helpers every part of the rules uses.
 
     ``__init__`` sets every attribute (``world``, ``seats``, ``turn``, ``stage``, ``step``,
@@ -117,7 +123,15 @@ class StateBase(State):
     ``buildings``: hex -> ``[kind, place, owner, used]``...).  Abstract: the playable
     class is :class:`state.RBState`."""
 
-    def __init__(self, world: World | None, seats: int, options: RBOptions) -> None:
+    seats: int
+
+    def __init__(
+        self, world: World | None, seats: int, options: RBOptions, *, _blank: bool = False
+    ) -> None:
+        # _blank: no attribute set (clone() sets them all); a compiled class cannot be
+        # made with object.__new__
+        if _blank:
+            return
         self.world = world if world is not None else UNDRAWN
         self.options = options
         self.seats = seats
@@ -165,14 +179,35 @@ class StateBase(State):
         # apply: lets apply_action check an action without working the legal actions
         # out again (a copy, so a caller that edits the list it got changes nothing)
         self._legal: tuple[Any, ...] | None = None
+        # the parts of the last view (viewmemo.ViewMemo), shared by clones; made by the
+        # first view
+        self._view_memo: Any = None
         if world is None:
             drafted = options.map == "drafted"
             self.step = ("setup" if seats > 1 else "deal") if drafted else "map"
 
     def clone(self) -> Self:
         """A fast independent copy (hand-written; the world is shared, immutable)."""
-        c = object.__new__(type(self))
-        c.__dict__.update(self.__dict__)
+        c = type(self)(self.world, self.seats, self.options, _blank=True)
+        c.world = self.world
+        c.options = self.options
+        c.seats = self.seats
+        c.turn = self.turn
+        c.stage = self.stage
+        c.step = self.step
+        c.actor = self.actor
+        c.requested = self.requested
+        c.next_tid = self.next_tid
+        c.neutral_left = self.neutral_left
+        c.bricks_now = self.bricks_now
+        c.paying = self.paying
+        c.active = self.active
+        c.moves_left = self.moves_left
+        c.steps = self.steps
+        c.mines = self.mines
+        c.offer = self.offer
+        c._legal = self._legal
+        c._view_memo = self._view_memo
         c.temple = self.temple[:]
         c.sequence = self.sequence[:]
         c.cashed = self.cashed[:]
@@ -407,6 +442,20 @@ class StateBase(State):
 
     def _wall_sides(self, place: int) -> tuple[list[int], int]:  # building.BuildingRules
         raise NotImplementedError
+
+
+# fmt: off
+STATE_FIELDS: tuple[str, ...] = (
+    "world", "options", "seats", "turn", "stage", "step", "actor", "temple", "sequence",
+    "requested", "cashed", "slots", "homes", "piles", "trans", "next_tid", "buildings",
+    "bags", "roads", "root", "bridges", "walls", "research", "fresh", "wonder",
+    "neutral_left", "bricks_now", "paying", "active", "moves_left", "steps", "draws",
+    "mines", "herd", "breeders", "offer", "refused", "loans", "tiles", "hand", "_legal",
+    "_view_memo"
+)
+"""Every attribute of a position, as :meth:`StateBase.__init__` sets them (what pickling
+takes apart: a compiled class has no ``__dict__``)."""
+# fmt: on
 
 
 def _covers(counts: list[int], cost: tuple[tuple[int, int], ...]) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.api.native import trait
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.base import StateBase, _covers
@@ -28,6 +29,7 @@ _BUILD_RESEARCH = sum(1 << b.research for b in D.BUILDINGS if b.research is not 
 """Research bits that some building kind needs."""
 
 
+@trait
 class BuildingRules(StateBase):
     """The building phase: what may be built where, and building it."""
 

@@ -10,12 +10,14 @@ import random
 from typing import Any
 
 from referee.api.engine import InvalidChance
+from referee.api.native import trait
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.base import MAP_SEEDS, UNDRAWN, StateBase
 from referee.games.roads_and_boats.world import drafted_map, generate_map, world_from_spec
 
 
+@trait
 class ChanceRules(StateBase):
     """Chance outcomes (sampled and applied) and the drafted-map steps."""
 

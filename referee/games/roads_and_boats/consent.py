@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.api.native import trait
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.base import GOOD_INDEX, StateBase, Transporter, _kinds
@@ -17,6 +18,7 @@ from referee.games.roads_and_boats.phases import BUILDING
 from referee.games.roads_and_boats.world import LAND, SEA_PLACE
 
 
+@trait
 class ConsentRules(StateBase):
     """Offers to other players' transporters, the consent step and its outcome."""
 

@@ -9,12 +9,14 @@ first go through the temple procedure: request, pray, position (§11).
 from __future__ import annotations
 
 from referee.api.engine import CHANCE, TERMINAL, IllegalAction
+from referee.api.native import trait
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.base import StateBase
 from referee.games.roads_and_boats.phases import BUILDING, MOVEMENT, PRODUCTION, WONDER
 
 
+@trait
 class TurnFlow(StateBase):
     """Whose decision it is, and the steps from one phase to the next (p6, §11)."""
 

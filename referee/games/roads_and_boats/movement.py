@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.api.native import trait
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.base import GOOD_INDEX, StateBase, Transporter, _kinds
 from referee.games.roads_and_boats.world import DOCK, LAND, RIVER, SEA_PLACE
 
 
+@trait
 class MovementRules(StateBase):
     """The movement phase: starting a transporter, its steps, goods and followers."""
 

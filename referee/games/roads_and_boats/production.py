@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.api.native import trait
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.base import GOOD_INDEX, StateBase, Transporter, _kinds
 from referee.games.roads_and_boats.world import RIVER
 
 
+@trait
 class ProductionRules(StateBase):
     """The production phase: what it yields by itself and what players may do in it."""
 

@@ -16,11 +16,12 @@ still exports the names other code imports from it (phases, :class:`Transporter`
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from typing import Any, Self
 
 import msgspec
 
-from referee.api.engine import IllegalAction, ranks_from_keys
+from referee.api.engine import IllegalAction, State, ranks_from_keys
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.base import (
@@ -32,8 +33,10 @@ from referee.games.roads_and_boats.base import (
     PRODUCTION,
     SETUP,
     STAGES,
+    STATE_FIELDS,
     UNDRAWN,
     WONDER,
+    StateBase,
     Transporter,
 )
 from referee.games.roads_and_boats.building import BuildingRules
@@ -77,6 +80,7 @@ _BUILDING_NAMES = tuple(b.name for b in D.BUILDINGS)
 
 
 class RBState(
+    State,
     TurnFlow,
     ChanceRules,
     ProductionRules,
@@ -87,7 +91,35 @@ class RBState(
 ):
     """A Roads & Boats position (see the module docstring).
 
-    ``RBState(world, seats, options)``: ``world`` is None while the map is not drawn."""
+    ``RBState(world, seats, options)``: ``world`` is None while the map is not drawn.
+
+    :class:`State` comes first among the bases (mypyc wants the one class that is not a
+    trait first), so the methods of its interface that a part of the rules implements
+    are named here once more."""
+
+    def to_move(self) -> int:
+        """The seat to move, ``CHANCE`` or ``TERMINAL`` (:meth:`TurnFlow.to_move`)."""
+        return TurnFlow.to_move(self)
+
+    def sample_chance(self, rng: random.Random) -> Any:
+        """:meth:`ChanceRules.sample_chance`."""
+        return ChanceRules.sample_chance(self, rng)
+
+    def apply_chance(self, outcome: Any) -> None:
+        """:meth:`ChanceRules.apply_chance`."""
+        ChanceRules.apply_chance(self, outcome)
+
+    def clone(self) -> Self:
+        """A fast independent copy (:meth:`StateBase.clone`)."""
+        return StateBase.clone(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """``pickle`` and ``copy`` support, the same compiled or not: the fields by name
+        (a compiled class has no default for either).  The view memo is left out: it is
+        a cache, built again by the next view."""
+        fields = {name: getattr(self, name) for name in STATE_FIELDS}
+        fields["_view_memo"] = None
+        return _restore, (self.world, self.seats, self.options, fields)
 
     def legal_actions(self) -> list[Any]:
         """Atomic legal actions of the seat to move (stable order, ``done`` last)."""
@@ -179,7 +211,7 @@ class RBState(
         views are read-only.  The struct is built positionally, in the order its
         fields are declared (keywords cost about 3 us more per view)."""
         world = self.world
-        memo = self.__dict__.get("_view_memo")
+        memo = self._view_memo
         if memo is None:
             memo = self._view_memo = ViewMemo()
         roads, bank_roads, bridges, walls = memo_layout(
@@ -274,6 +306,14 @@ _HANDLERS: dict[type, Any] = {
     A.Pay: RBState._do_pay,
 }
 """The method of :class:`RBState` applying each action kind (``self, seat, action``)."""
+
+
+def _restore(world: World, seats: int, options: RBOptions, fields: dict[str, Any]) -> RBState:
+    """The state :meth:`RBState.__reduce__` took apart."""
+    state = RBState(world, seats, options, _blank=True)
+    for name, value in fields.items():
+        setattr(state, name, value)
+    return state
 
 
 def _research_names(bits: int) -> tuple[str, ...]:

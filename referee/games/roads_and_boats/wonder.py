@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.api.native import trait
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
 from referee.games.roads_and_boats.base import GOOD_INDEX, GOOD_NAMES, StateBase
 
 
+@trait
 class WonderRules(StateBase):
     """The wonder phase (buying bricks at home) and the points of the wonder's rows."""
 
