@@ -1,0 +1,119 @@
+"""The compiled engines against their Python sources, same checkout, in one run.
+
+For every game with a compiled build (:mod:`referee.api.native`), random playouts
+(:mod:`benchmarks.engines`: ``bare`` and ``view``) run in fresh interpreters, one
+with ``REFEREE_PURE=1`` (Python) and one without (compiled), alternating, the order
+flipping each round, for ``--rounds`` rounds of ``--seconds`` CPU seconds each.  The
+table gives decisions per CPU second, median and best of the rounds per side, and
+the ratio of the medians; the load average is printed before and after.  A game
+whose build is missing or stale says so and is left out.
+
+Run: ``python -m benchmarks.native [--seconds 2] [--rounds 5] [--game NAME]``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+from tabulate import tabulate
+
+from benchmarks.engines import DEFAULT_SEATS
+from benchmarks.figures import command_line, load_report
+from referee.api import native
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = {"manila": "manila", "navegador": "navegador", "roads-and-boats": "roads_and_boats"}
+"""Game name -> package folder under ``referee/games``: the games with a compiled build."""
+
+PROBE = """
+import json, sys
+from benchmarks.engines import measure
+from referee.api.native import status
+name, seats, loop, seconds, package = sys.argv[1:6]
+rate = measure(name, int(seats), float(seconds), loop)["decisions/s"]
+print(json.dumps({"rate": rate, "status": status().get(package, "not imported")}))
+"""
+
+
+def probe(name: str, seats: int, loop: str, seconds: float, pure: bool) -> float:
+    """Decisions per CPU second of one fresh interpreter.  Raises :class:`RuntimeError`
+    if the interpreter did not run the build asked for."""
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    if pure:
+        env[native.PURE_ENV] = "1"
+    package = f"referee.games.{GAMES[name]}"
+    args = [name, str(seats), loop, str(seconds), package]
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    got = json.loads(out.stdout)
+    if (got["status"] == "compiled") == pure:
+        raise RuntimeError(f"{name}: ran {got['status']}, asked for pure={pure}")
+    return float(got["rate"])
+
+
+@click.command()
+@click.option("--seconds", type=click.FloatRange(0.05), default=2.0, show_default=True)
+@click.option("--rounds", type=click.IntRange(1), default=5, show_default=True)
+@click.option("--game", "games", multiple=True, type=click.Choice(sorted(GAMES)))
+def main(seconds: float, rounds: int, games: tuple[str, ...]) -> None:
+    """The compiled engines against their Python sources (see the module docstring)."""
+    rows = []
+    with load_report("native"):
+        for name in games or sorted(GAMES):
+            problem = native.problem(ROOT / "referee" / "games" / GAMES[name])
+            if problem is not None:
+                print(f"({name}: no compiled build to measure: {problem})")
+                continue
+            seats = DEFAULT_SEATS[name]
+            for loop in ("bare", "view"):
+                sides: dict[bool, list[float]] = {True: [], False: []}
+                for k in range(rounds):
+                    for pure in (True, False) if k % 2 == 0 else (False, True):
+                        sides[pure].append(probe(name, seats, loop, seconds, pure))
+                python, compiled = (statistics.median(sides[p]) for p in (True, False))
+                rows.append(
+                    [
+                        name,
+                        seats,
+                        loop,
+                        python,
+                        max(sides[True]),
+                        compiled,
+                        max(sides[False]),
+                        compiled / python,
+                    ]
+                )
+    args = ["--seconds", str(seconds), "--rounds", str(rounds)]
+    args += [a for g in games for a in ("--game", g)]
+    print(
+        f"Decisions per CPU second, Python (REFEREE_PURE=1) against compiled, {rounds} "
+        f"alternating rounds of {seconds} CPU seconds, each in a fresh interpreter "
+        f"(`{command_line('benchmarks.native', args)}`):"
+    )
+    headers = [
+        "game",
+        "seats",
+        "loop",
+        "Python (median)",
+        "(best)",
+        "compiled (median)",
+        "(best)",
+        "compiled ÷ Python",
+    ]
+    print(tabulate(rows, headers=headers, floatfmt=".2f"))
+
+
+if __name__ == "__main__":
+    main()
