@@ -60,6 +60,7 @@ from benchmarks.baseline import Side, alternate, run_probe
 from benchmarks.figures import command_line, load_report
 from benchmarks.players import ECHO_C, STAMP_C, STAMP_PY, STAMP_UCI_PY
 from benchmarks.probe import stamp_gaps
+from referee.api.native import problem as native_problem
 from referee.process import loop as event_loop
 from referee.process.isolation.sandbox import bwrap_problem
 
@@ -111,6 +112,17 @@ def fastchess_gap(fastchess: str, python: str, work: Path) -> tuple[float, int]:
     )
     gaps = stamp_gaps(stamps)
     return statistics.median(gaps), len(gaps)
+
+
+def engine_builds() -> str:
+    """How each game of this checkout runs, compiled or Python and why
+    (:mod:`referee.api.native`), as one line: ``"manila compiled, ..."``."""
+    games = sorted(p for p in (ROOT / "referee" / "games").iterdir() if (p / "game.py").exists())
+    parts = []
+    for folder in games:
+        problem = native_problem(folder)
+        parts.append(f"{folder.name} " + ("compiled" if problem is None else f"Python ({problem})"))
+    return ", ".join(parts)
 
 
 def med(values: Sequence[float]) -> float:
@@ -454,6 +466,7 @@ def run_suite(
         except baseline.BaselineError as error:
             print(f"(baseline {base} not measured: {error})")
     print(f"sides: {', '.join(f'{s.label} ({s.tree})' for s in sides)}")
+    print(f"engines of the new side: {engine_builds()}")
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         work = Path(tmp)
         suite = Suite(sides, repeats, build(work), work)
