@@ -28,7 +28,12 @@ from benchmarks.figures import command_line, load_report
 from referee.api import native
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = {"manila": "manila", "navegador": "navegador", "roads-and-boats": "roads_and_boats"}
+GAMES = {
+    "manila": "manila",
+    "navegador": "navegador",
+    "puerto-rico": "puerto_rico",
+    "roads-and-boats": "roads_and_boats",
+}
 """Game name -> package folder under ``referee/games``: the games with a compiled build."""
 
 PROBE = """

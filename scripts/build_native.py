@@ -43,6 +43,15 @@ TARGETS: dict[str, list[str]] = {
         "viewbuild.py",
         "state.py",
     ],
+    "referee/games/puerto_rico": [
+        "phases.py",
+        "board.py",
+        "plantations.py",
+        "scoring.py",
+        "choices.py",
+        "viewbuild.py",
+        "state.py",
+    ],
     "referee/games/roads_and_boats": [
         "data.py",
         "phases.py",

@@ -10,6 +10,16 @@ _CIRCLES = tuple(b.circles for b in BUILDINGS)
 """Colonist circles by building index."""
 
 
+# fmt: off
+PLAYER_FIELDS: tuple[str, ...] = (
+    "_view_memo", "bld", "city", "doubloons", "goods", "occ", "pool", "san_juan", "tiles",
+    "vp"
+)
+"""Every attribute of a :class:`Player` (its ``__slots__``; read from here, since a
+compiled class keeps no ``__slots__``)."""
+# fmt: on
+
+
 class Player:
     """One player's board.
 
@@ -20,20 +30,13 @@ class Player:
     mayor phase; ``city`` city spaces used (large buildings take 2).
     """
 
-    __slots__ = (
-        "_view_memo",
-        "bld",
-        "city",
-        "doubloons",
-        "goods",
-        "occ",
-        "pool",
-        "san_juan",
-        "tiles",
-        "vp",
-    )
+    __slots__ = PLAYER_FIELDS
 
-    def __init__(self) -> None:
+    def __init__(self, *, _blank: bool = False) -> None:
+        # _blank: no attribute set (copy() sets them all); a compiled class cannot be
+        # made with object.__new__ (referee.api.native)
+        if _blank:
+            return
         self.doubloons = 0
         self.vp = 0
         self.goods = [0] * 5
@@ -48,7 +51,7 @@ class Player:
 
     def copy(self) -> Player:
         """An independent copy."""
-        p = Player.__new__(Player)
+        p = Player(_blank=True)
         p.doubloons = self.doubloons
         p.vp = self.vp
         p.goods = self.goods[:]
@@ -60,6 +63,11 @@ class Player:
         p.city = self.city
         p._view_memo = self._view_memo
         return p
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """``pickle`` and ``copy`` support, the same compiled or not (a compiled class
+        has no default for either)."""
+        return _restore_player, ({name: getattr(self, name) for name in PLAYER_FIELDS},)
 
     def has(self, building: int) -> bool:
         """True if ``building`` is owned and holds at least one colonist (occupied)."""
@@ -85,3 +93,11 @@ class Player:
         bld = self.bld
         capacity = sum([bld[b] for b in buildings if bld[b] > 0])
         return min(self.occ[good], capacity)
+
+
+def _restore_player(fields: dict[str, Any]) -> Player:
+    """The player :meth:`Player.__reduce__` took apart."""
+    player = Player(_blank=True)
+    for name, value in fields.items():
+        setattr(player, name, value)
+    return player

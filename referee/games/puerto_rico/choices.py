@@ -2,13 +2,15 @@
 ``legal_actions``, with the builder's costs, the captain's ship targets and the
 warehouses' capacity.
 
-:class:`Choices` is a base class of the state; it reads the state's attributes only.
+:class:`Choices` is a base class of the state (a mypyc trait where the engine is
+compiled, :mod:`referee.api.native`); it reads the state's attributes only.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
+from referee.api.native import trait
 from referee.games.puerto_rico import actions as A
 from referee.games.puerto_rico.board import Player
 from referee.games.puerto_rico.data import (
@@ -38,6 +40,7 @@ builder's options."""
 _MAX_COLUMN: Final = max(b.column for b in BUILDINGS)
 
 
+@trait
 class Choices:
     """The option lists of each phase (a base of :class:`PuertoRicoState`; the
     annotations below name the state attributes they read)."""

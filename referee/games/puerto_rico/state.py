@@ -23,7 +23,7 @@ from referee.api.engine import (
     ranks_from_keys,
 )
 from referee.games.puerto_rico import actions as A
-from referee.games.puerto_rico.board import Player
+from referee.games.puerto_rico.board import PLAYER_FIELDS, Player
 from referee.games.puerto_rico.choices import CIRCLES as _CIRCLES
 from referee.games.puerto_rico.choices import Choices
 from referee.games.puerto_rico.data import (
@@ -80,12 +80,28 @@ from referee.games.puerto_rico.plantations import (
     sample_one,
 )
 from referee.games.puerto_rico.scoring import final_scores, tie_breaks
-from referee.games.puerto_rico.view import build_view
+from referee.games.puerto_rico.view import PuertoRicoView
+from referee.games.puerto_rico.viewbuild import build_view
 
 NO_GOOD: Final = -1
 
 
-class PuertoRicoState(Choices, State):
+# fmt: off
+_FIELDS: tuple[str, ...] = (
+    "seats", "options", "setup", "players", "governor", "phase", "round", "role_in_play",
+    "role_coins", "role_taken", "picks", "role", "chooser", "order", "turn",
+    "colonist_supply", "colonist_ship", "vp_pool", "goods_supply", "ship_cap", "ship_good",
+    "ship_load", "house", "face_up", "stack", "discard", "quarries", "building_supply",
+    "bank", "end_triggered", "hacienda_used", "produced", "captain_bonus_used",
+    "wharf_used", "idle", "kept", "_legal", "_mayor_spots", "_roles_memo", "_supply_memo",
+    "_ships_memo"
+)
+"""Every attribute of a :class:`PuertoRicoState` (what ``clone``, ``debug`` and
+``__reduce__`` read: a compiled class has no ``__dict__``)."""
+# fmt: on
+
+
+class PuertoRicoState(State, Choices):
     """One position of a Puerto Rico match (3-5 players, or 2 with the official variant).
 
     Built by :meth:`PuertoRicoGame.new_game`; starts at the chance node choosing the
@@ -93,7 +109,13 @@ class PuertoRicoState(Choices, State):
     plantation stack, which this state does not even hold (only counts per kind).
     """
 
-    def __init__(self, seats: int, options: PuertoRicoOptions, setup: Setup) -> None:
+    def __init__(
+        self, seats: int, options: PuertoRicoOptions, setup: Setup, *, _blank: bool = False
+    ) -> None:
+        # _blank: no attribute set (clone() sets them all); a compiled class cannot be
+        # made with object.__new__ (referee.api.native)
+        if _blank:
+            return
         self.seats = seats
         self.options = options
         self.setup = setup
@@ -142,10 +164,38 @@ class PuertoRicoState(Choices, State):
 
     # ------------------------------------------------------------------ basics
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """``pickle`` and ``copy`` support, the same compiled or not: the fields by name
+        (a compiled class has no default for either)."""
+        fields = {name: getattr(self, name) for name in _FIELDS}
+        return _restore, (self.seats, self.options, self.setup, fields)
+
     def clone(self) -> Self:
         """An independent copy (hand-written, no deepcopy)."""
-        c = self.__class__.__new__(self.__class__)
-        c.__dict__.update(self.__dict__)
+        c = type(self)(self.seats, self.options, self.setup, _blank=True)
+        c.seats = self.seats
+        c.options = self.options
+        c.setup = self.setup
+        c.governor = self.governor
+        c.phase = self.phase
+        c.round = self.round
+        c.picks = self.picks
+        c.role = self.role
+        c.chooser = self.chooser
+        c.turn = self.turn
+        c.colonist_supply = self.colonist_supply
+        c.colonist_ship = self.colonist_ship
+        c.vp_pool = self.vp_pool
+        c.quarries = self.quarries
+        c.bank = self.bank
+        c.end_triggered = self.end_triggered
+        c.hacienda_used = self.hacienda_used
+        c.captain_bonus_used = self.captain_bonus_used
+        c.idle = self.idle
+        c._mayor_spots = self._mayor_spots
+        c._roles_memo = self._roles_memo
+        c._supply_memo = self._supply_memo
+        c._ships_memo = self._ships_memo
         c.players = [p.copy() for p in self.players]
         c.role_in_play = self.role_in_play[:]
         c.role_coins = self.role_coins[:]
@@ -764,22 +814,31 @@ class PuertoRicoState(Choices, State):
         ]
         return ranks_from_keys(keys)
 
-    view = build_view
-    """The (fully public) observation for ``seat``; see :mod:`.view` (bound directly,
-    without a call in between: views are built at every decision)."""
+    def view(self, seat: int) -> PuertoRicoView:
+        """The (fully public) observation for ``seat``; see :mod:`.view`."""
+        return build_view(self, seat)
 
     def debug(self) -> Any:
         """The full state as JSON-able data (the stack as counts: it has no order)."""
-        out = {k: v for k, v in self.__dict__.items() if k != "players" and not k.startswith("_")}
+        out = {k: getattr(self, k) for k in _FIELDS if k != "players" and not k.startswith("_")}
         out["options"] = {f: getattr(self.options, f) for f in self.options.__struct_fields__}
         out["setup"] = dataclasses.asdict(self.setup)
         out["phase"] = PHASE_NAMES[self.phase]
         out["players"] = [
-            {k: getattr(p, k) for k in Player.__slots__ if not k.startswith("_")}
-            for p in self.players
+            {k: getattr(p, k) for k in PLAYER_FIELDS if not k.startswith("_")} for p in self.players
         ]
         return out
 
 
 A_BUILDING_INDEX: Final = {b.name: i for i, b in enumerate(BUILDINGS)}
 A_TILE_INDEX: Final = {name: i for i, name in enumerate((*GOOD_NAMES, "quarry"))}
+
+
+def _restore(
+    seats: int, options: PuertoRicoOptions, setup: Setup, fields: dict[str, Any]
+) -> PuertoRicoState:
+    """The state :meth:`PuertoRicoState.__reduce__` took apart."""
+    state = PuertoRicoState(seats, options, setup, _blank=True)
+    for name, value in fields.items():
+        setattr(state, name, value)
+    return state
