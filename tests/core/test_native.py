@@ -229,3 +229,34 @@ def test_states_copy_and_pickle_alike_compiled_or_not(folder: str) -> None:
     twin = copy.deepcopy(state)
     twin.apply_action(twin.legal_actions()[-1])
     assert twin.view(seat) != state.view(seat)
+
+
+def test_the_python_build_replays_the_golden_trajectories() -> None:
+    """Where the engines run compiled, the golden trajectories (every view, legal list
+    and observation of recorded games) also run against the Python sources, which a
+    machine without a C compiler, or ``REFEREE_PURE=1``, plays with."""
+    if all(native.problem(ROOT / folder) is not None for folder in TARGETS):
+        pytest.skip("every engine runs in Python here: the suite itself replays them so")
+    env = {**os.environ, native.PURE_ENV: "1"}
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-o",
+            "addopts=",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            "tests/test_golden_trajectories.py",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stdout[-3000:]
+    last = out.stdout.strip().splitlines()[-1]
+    assert " passed" in last and "failed" not in last and "skipped" not in last, last
