@@ -23,6 +23,7 @@ from tests.zoo.procs import require
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
+import build_native  # noqa: E402
 from build_native import TARGETS  # noqa: E402
 
 # ---------------------------------------------------------------- the freshness check
@@ -260,3 +261,34 @@ def test_the_python_build_replays_the_golden_trajectories() -> None:
     assert out.returncode == 0, out.stdout[-3000:]
     last = out.stdout.strip().splitlines()[-1]
     assert " passed" in last and "failed" not in last and "skipped" not in last, last
+
+
+# ---------------------------------------------------------------- the build script
+
+
+def test_the_build_is_made_again_when_its_module_list_changes(tmp_path: Path) -> None:
+    """A fresh build of other modules than the list asks for is stale for the build
+    script (a module added to or taken from TARGETS), though still usable meanwhile."""
+    package = fake_build(tmp_path)
+    assert native.problem(package) is None
+    assert build_native.fresh(package, ["state.py"])
+    assert not build_native.fresh(package, ["state.py", "view.py"])
+    (package / "state.py").write_text("X = 22\n")
+    assert not build_native.fresh(package, ["state.py"])
+
+
+def test_install_replaces_a_build_whole(tmp_path: Path) -> None:
+    """The new build takes the old one's place; nothing of the old one or of the
+    staging folders is left."""
+    package = fake_build(tmp_path)
+    (package / native.NATIVE_DIR / "old-only.so").write_bytes(b"old")
+    new = tmp_path / "work" / native.NATIVE_DIR
+    new.mkdir(parents=True)
+    (new / "state.so").write_bytes(b"new")
+    (new / native.MANIFEST).write_text("{}")
+    build_native.install(new, package)
+    assert sorted(p.name for p in (package / native.NATIVE_DIR).iterdir()) == [
+        native.MANIFEST,
+        "state.so",
+    ]
+    assert sorted(p.name for p in package.iterdir()) == [native.NATIVE_DIR, "state.py"]
