@@ -1,6 +1,7 @@
 """The compiled engines against their Python sources, same checkout, in one run.
 
-For every game with a compiled build (:mod:`referee.api.native`), random playouts
+For every game (those of :data:`benchmarks.engines.DEFAULT_SEATS`) with a fresh
+compiled build (:mod:`referee.api.native`), random playouts
 (:mod:`benchmarks.engines`: ``bare`` and ``view``) run in fresh interpreters, one
 with ``REFEREE_PURE=1`` (Python) and one without (compiled), alternating, the order
 flipping each round, for ``--rounds`` rounds of ``--seconds`` CPU seconds each.  The
@@ -14,7 +15,6 @@ Run: ``python -m benchmarks.native [--seconds 2] [--rounds 5] [--game NAME]``.
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -28,13 +28,13 @@ from benchmarks.figures import command_line, load_report
 from referee.api import native
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = {
-    "manila": "manila",
-    "navegador": "navegador",
-    "puerto-rico": "puerto_rico",
-    "roads-and-boats": "roads_and_boats",
-}
-"""Game name -> package folder under ``referee/games``: the games with a compiled build."""
+
+
+def folder(name: str) -> str:
+    """The package folder under ``referee/games`` of the game ``name`` (``-`` read as
+    ``_``, as :func:`referee.games.get_game` reads it)."""
+    return name.replace("-", "_")
+
 
 PROBE = """
 import json, sys
@@ -49,15 +49,12 @@ print(json.dumps({"rate": rate, "status": status().get(package, "not imported")}
 def probe(name: str, seats: int, loop: str, seconds: float, pure: bool) -> float:
     """Decisions per CPU second of one fresh interpreter.  Raises :class:`RuntimeError`
     if the interpreter did not run the build asked for."""
-    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
-    if pure:
-        env[native.PURE_ENV] = "1"
-    package = f"referee.games.{GAMES[name]}"
+    package = f"referee.games.{folder(name)}"
     args = [name, str(seats), loop, str(seconds), package]
     out = subprocess.run(
         [sys.executable, "-c", PROBE, *args],
         cwd=ROOT,
-        env=env,
+        env=native.environment(python=pure),
         capture_output=True,
         text=True,
         check=True,
@@ -71,13 +68,13 @@ def probe(name: str, seats: int, loop: str, seconds: float, pure: bool) -> float
 @click.command()
 @click.option("--seconds", type=click.FloatRange(0.05), default=2.0, show_default=True)
 @click.option("--rounds", type=click.IntRange(1), default=5, show_default=True)
-@click.option("--game", "games", multiple=True, type=click.Choice(sorted(GAMES)))
+@click.option("--game", "games", multiple=True, type=click.Choice(sorted(DEFAULT_SEATS)))
 def main(seconds: float, rounds: int, games: tuple[str, ...]) -> None:
     """The compiled engines against their Python sources (see the module docstring)."""
     rows = []
     with load_report("native"):
-        for name in games or sorted(GAMES):
-            problem = native.problem(ROOT / "referee" / "games" / GAMES[name])
+        for name in games or sorted(DEFAULT_SEATS):
+            problem = native.problem(ROOT / "referee" / "games" / folder(name))
             if problem is not None:
                 print(f"({name}: no compiled build to measure: {problem})")
                 continue

@@ -23,16 +23,17 @@ Setting the environment variable ``REFEREE_PURE`` (to anything but ``""`` or
 package, which one runs and why.
 
 Both builds play the same games: ``tests/core/test_native.py`` compares them move by
-move.  The compiled one plays them about twice as fast (``docs/performance.md``).
+move.  The compiled one plays them 1.5-2.4 times as fast (``docs/native.md``).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from referee.api.lean_msgspec import msgspec
 
@@ -57,6 +58,8 @@ NATIVE_DIR = "_native"
 MANIFEST = "manifest.json"
 """The build's manifest, in :data:`NATIVE_DIR`; written last, so a build without one
 is unfinished and never used."""
+
+T = TypeVar("T")
 
 PURE_ENV = "REFEREE_PURE"
 """The environment variable that turns every compiled build off."""
@@ -94,6 +97,32 @@ def pure_forced() -> bool:
     return os.environ.get(PURE_ENV, "") not in ("", "0")
 
 
+def environment(python: bool) -> dict[str, str]:
+    """This process's environment for a child process that runs the engines from their
+    Python sources (``python``, :data:`PURE_ENV` set) or from any fresh build (unset)."""
+    env = {k: v for k, v in os.environ.items() if k != PURE_ENV}
+    if python:
+        env[PURE_ENV] = "1"
+    return env
+
+
+def reduce(obj: Any, args: tuple[Any, ...], names: Iterable[str], **fields: Any) -> tuple[Any, ...]:
+    """What ``obj.__reduce__`` returns for ``pickle`` and ``copy`` (a compiled class has
+    no default for either): :func:`restore` with ``obj``'s class, its constructor's
+    ``args`` and the attributes ``names`` by name, ``fields`` taking the place of any of
+    them.  The class's constructor must take ``*args, _blank=True`` and set nothing."""
+    return restore, (type(obj), args, {name: getattr(obj, name) for name in names} | fields)
+
+
+def restore(cls: type[T], args: tuple[Any, ...], fields: dict[str, Any]) -> T:
+    """The object :func:`reduce` took apart: ``cls(*args, _blank=True)`` with every
+    attribute of ``fields`` set."""
+    obj = cls(*args, _blank=True)  # type: ignore[call-arg]
+    for name, value in fields.items():
+        setattr(obj, name, value)
+    return obj
+
+
 def describe(path: Path) -> Source:
     """The :class:`Source` record of the file at ``path`` as it is now.  Raises
     :class:`OSError` if it cannot be read."""
@@ -117,7 +146,7 @@ def problem(package_dir: Path) -> str | None:
         return f"unreadable manifest: {exc}"
     if (
         manifest.cache_tag != sys.implementation.cache_tag
-        or manifest.suffix != (EXTENSION_SUFFIXES[0])
+        or manifest.suffix != EXTENSION_SUFFIXES[0]
     ):
         return f"built for another interpreter ({manifest.cache_tag}, {manifest.suffix})"
     for name in manifest.files:

@@ -4,18 +4,12 @@ when a variant fails."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from benchmarks import view_cost
 from referee.api import native
 from referee.games.roads_and_boats import state as rb_state
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.core.python_build import pytest_in_python
 
 in_python = pytest.mark.skipif(
     view_cost.compiled(), reason="run under REFEREE_PURE=1 by test_the_checks_run_in_python"
@@ -30,28 +24,7 @@ def test_the_checks_run_in_python() -> None:
         pytest.skip("the checks run in this process: the engine runs in Python")
     with pytest.raises(RuntimeError, match=native.PURE_ENV):
         view_cost.run(seats=2, seconds=0.01, rounds=1)
-    env = {**os.environ, native.PURE_ENV: "1"}
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-o",
-            "addopts=",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            "no:xdist",
-            __file__,
-            "-k",
-            "not checks_run_in_python",
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    out = pytest_in_python(__file__, "-k", "not checks_run_in_python")
     assert out.returncode == 0, out.stdout[-3000:]
     assert "2 passed" in out.stdout
 

@@ -19,6 +19,7 @@ import pytest
 from referee.api import native
 from referee.api.engine import CHANCE
 from referee.games import get_game
+from tests.core.python_build import pytest_in_python
 from tests.zoo.procs import require
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,13 +176,10 @@ print(json.dumps({"digest": digest.hexdigest(), "decisions": decisions,
 
 
 def playouts(game: str, package: str, seats: int, games: int, pure: bool) -> dict[str, object]:
-    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
-    if pure:
-        env[native.PURE_ENV] = "1"
     out = subprocess.run(
         [sys.executable, "-c", PLAYOUTS, game, package, str(seats), str(games)],
         cwd=ROOT,
-        env=env,
+        env=native.environment(python=pure),
         capture_output=True,
         text=True,
         check=True,
@@ -238,26 +236,7 @@ def test_the_python_build_replays_the_golden_trajectories() -> None:
     machine without a C compiler, or ``REFEREE_PURE=1``, plays with."""
     if all(native.problem(ROOT / folder) is not None for folder in TARGETS):
         pytest.skip("every engine runs in Python here: the suite itself replays them so")
-    env = {**os.environ, native.PURE_ENV: "1"}
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-o",
-            "addopts=",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            "no:xdist",
-            "tests/test_golden_trajectories.py",
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    out = pytest_in_python("tests/test_golden_trajectories.py")
     assert out.returncode == 0, out.stdout[-3000:]
     last = out.stdout.strip().splitlines()[-1]
     assert " passed" in last and "failed" not in last and "skipped" not in last, last

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from referee.api import native
 from referee.api.engine import CHANCE, TERMINAL, IllegalAction, InvalidChance, State
 from referee.games.manila import data as D
 from referee.games.manila.actions import (
@@ -148,7 +149,7 @@ class ManilaState(State):
     def __reduce__(self) -> tuple[Any, ...]:
         """``pickle`` and ``copy`` support, the same compiled or not: the fields by name
         (a compiled class has no default for either)."""
-        return _restore, (self.seats, self.opts, {name: getattr(self, name) for name in _FIELDS})
+        return native.reduce(self, (self.seats, self.opts), _FIELDS)
 
     def clone(self) -> ManilaState:
         """An independent copy (hand-written for speed)."""
@@ -864,11 +865,3 @@ class ManilaState(State):
             if name not in ("_legal", "memo", "opts", "schedule")
             for v in [getattr(self, name)]
         } | {"options": {f: getattr(self.opts, f) for f in self.opts.__struct_fields__}}
-
-
-def _restore(seats: int, options: ManilaOptions, fields: dict[str, Any]) -> ManilaState:
-    """The state :meth:`ManilaState.__reduce__` took apart."""
-    state = ManilaState(seats, options, _blank=True)
-    for name, value in fields.items():
-        setattr(state, name, value)
-    return state

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from referee.api import native
 from referee.games.navegador import data
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ class Player:
     def __reduce__(self) -> tuple[object, ...]:
         """``pickle`` and ``copy`` support, the same compiled or not (a compiled class
         has no default for either)."""
-        return _restore_player, ({name: getattr(self, name) for name in _PLAYER_FIELDS},)
+        return native.reduce(self, (), _PLAYER_FIELDS)
 
     def ships_on_board(self) -> int:
         """Own ships on the map (max 7)."""
@@ -217,11 +218,3 @@ class Player:
         if has_king and gain > 0:
             total += gain
         return total
-
-
-def _restore_player(fields: dict[str, object]) -> Player:
-    """The player :meth:`Player.__reduce__` took apart."""
-    player = Player(_blank=True)
-    for name, value in fields.items():
-        setattr(player, name, value)
-    return player

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from referee.api import native
 from referee.api.engine import (
     CHANCE,
     TERMINAL,
@@ -200,7 +201,7 @@ class NavegadorState(State):
     def __reduce__(self) -> tuple[Any, ...]:
         """``pickle`` and ``copy`` support, the same compiled or not: the fields by name
         (a compiled class has no default for either)."""
-        return _restore, (self.seats, self.options, {n: getattr(self, n) for n in _FIELDS})
+        return native.reduce(self, (self.seats, self.options), _FIELDS)
 
     def clone(self) -> NavegadorState:
         """An independent copy (hand-written; lists copied, immutables shared)."""
@@ -775,12 +776,4 @@ def state_from_view(view: NavegadorView) -> NavegadorState:
     state.current = view.current
     state.reveal = view.reveal
     state.stage = STAGE_NAMES.index("sailing" if view.stage == "reveal" else view.stage)
-    return state
-
-
-def _restore(seats: int, options: NavegadorOptions, fields: dict[str, Any]) -> NavegadorState:
-    """The state :meth:`NavegadorState.__reduce__` took apart."""
-    state = NavegadorState(seats, options, _blank=True)
-    for name, value in fields.items():
-        setattr(state, name, value)
     return state

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.api import native
 from referee.games.puerto_rico.data import BUILDINGS, BUILDINGS_FOR_GOOD, N_BUILDINGS
 
 _CIRCLES = tuple(b.circles for b in BUILDINGS)
@@ -67,7 +68,7 @@ class Player:
     def __reduce__(self) -> tuple[Any, ...]:
         """``pickle`` and ``copy`` support, the same compiled or not (a compiled class
         has no default for either)."""
-        return _restore_player, ({name: getattr(self, name) for name in PLAYER_FIELDS},)
+        return native.reduce(self, (), PLAYER_FIELDS)
 
     def has(self, building: int) -> bool:
         """True if ``building`` is owned and holds at least one colonist (occupied)."""
@@ -93,11 +94,3 @@ class Player:
         bld = self.bld
         capacity = sum([bld[b] for b in buildings if bld[b] > 0])
         return min(self.occ[good], capacity)
-
-
-def _restore_player(fields: dict[str, Any]) -> Player:
-    """The player :meth:`Player.__reduce__` took apart."""
-    player = Player(_blank=True)
-    for name, value in fields.items():
-        setattr(player, name, value)
-    return player

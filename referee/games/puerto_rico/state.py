@@ -14,6 +14,7 @@ import dataclasses
 import random
 from typing import Any, Final, Self
 
+from referee.api import native
 from referee.api.engine import (
     CHANCE,
     TERMINAL,
@@ -167,8 +168,7 @@ class PuertoRicoState(State, Choices):
     def __reduce__(self) -> tuple[Any, ...]:
         """``pickle`` and ``copy`` support, the same compiled or not: the fields by name
         (a compiled class has no default for either)."""
-        fields = {name: getattr(self, name) for name in _FIELDS}
-        return _restore, (self.seats, self.options, self.setup, fields)
+        return native.reduce(self, (self.seats, self.options, self.setup), _FIELDS)
 
     def clone(self) -> Self:
         """An independent copy (hand-written, no deepcopy)."""
@@ -832,13 +832,3 @@ class PuertoRicoState(State, Choices):
 
 A_BUILDING_INDEX: Final = {b.name: i for i, b in enumerate(BUILDINGS)}
 A_TILE_INDEX: Final = {name: i for i, name in enumerate((*GOOD_NAMES, "quarry"))}
-
-
-def _restore(
-    seats: int, options: PuertoRicoOptions, setup: Setup, fields: dict[str, Any]
-) -> PuertoRicoState:
-    """The state :meth:`PuertoRicoState.__reduce__` took apart."""
-    state = PuertoRicoState(seats, options, setup, _blank=True)
-    for name, value in fields.items():
-        setattr(state, name, value)
-    return state

@@ -21,6 +21,7 @@ from typing import Any, Self
 
 import msgspec
 
+from referee.api import native
 from referee.api.engine import IllegalAction, State, ranks_from_keys
 from referee.games.roads_and_boats import actions as A
 from referee.games.roads_and_boats import data as D
@@ -117,9 +118,8 @@ class RBState(
         """``pickle`` and ``copy`` support, the same compiled or not: the fields by name
         (a compiled class has no default for either).  The view memo is left out: it is
         a cache, built again by the next view."""
-        fields = {name: getattr(self, name) for name in STATE_FIELDS}
-        fields["_view_memo"] = None
-        return _restore, (self.world, self.seats, self.options, fields)
+        args = (self.world, self.seats, self.options)
+        return native.reduce(self, args, STATE_FIELDS, _view_memo=None)
 
     def legal_actions(self) -> list[Any]:
         """Atomic legal actions of the seat to move (stable order, ``done`` last)."""
@@ -306,14 +306,6 @@ _HANDLERS: dict[type, Any] = {
     A.Pay: RBState._do_pay,
 }
 """The method of :class:`RBState` applying each action kind (``self, seat, action``)."""
-
-
-def _restore(world: World, seats: int, options: RBOptions, fields: dict[str, Any]) -> RBState:
-    """The state :meth:`RBState.__reduce__` took apart."""
-    state = RBState(world, seats, options, _blank=True)
-    for name, value in fields.items():
-        setattr(state, name, value)
-    return state
 
 
 def _research_names(bits: int) -> tuple[str, ...]:
