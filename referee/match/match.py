@@ -11,6 +11,7 @@ a second RNG derived from the same seed.
 from __future__ import annotations
 
 import asyncio
+import enum
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from typing import Any, cast
 import msgspec
 
 from referee import __version__
-from referee.api.engine import CHANCE, TERMINAL, Game, IllegalAction, State
+from referee.api.engine import CHANCE, TERMINAL, Game, IllegalAction
 from referee.api.rng import KEYED, derive_seed, match_rng
 from referee.match.ranks import Adjudication, adjudicated_ranks, final_ranks
 from referee.match.record import (
@@ -36,12 +37,13 @@ from referee.match.record import (
 )
 from referee.match.settings import Clock, MatchSettings, header_clock
 from referee.match.walk import event, observe
-from referee.process.bot import BotFault, BotProcess
+from referee.process.bot import BotFault, BotProcess, Sent
 from referee.process.isolation.sandbox import SandboxPolicy
 from referee.process.pool import BotPool, PoolKey, pool_key
 from referee.process.protocol import (
     PROTOCOL_VERSION,
     Act,
+    ActionReply,
     End,
     MatchResult,
     MoveClock,
@@ -129,6 +131,24 @@ class _Seat:
 EventHook = Callable[[str, dict[str, Any]], None]
 
 
+class _Step(enum.Enum):
+    """Things :meth:`Match.loop` awaits between plies."""
+
+    SETTLE = "settle"
+    """The guard closing the bots found over their process limit (between moves, no
+    seat thinking)."""
+    JUDGE = "judge"
+    """The reply to the act in flight, read and judged by :meth:`BotProcess.reply`
+    (stray lines, faults, timeouts)."""
+
+
+_SETTLE, _SLOW = _Step.SETTLE, _Step.JUDGE
+_Need = Sent | BotFault | _Step | str
+"""What :meth:`Match.loop` must await next: a reply to the act :class:`Sent`, a
+:class:`BotFault` to act on (forfeit the seat on move), a :class:`_Step`, or the
+reason the match ended (``"finished"``, ``"ply_limit"``)."""
+
+
 class Match:
     """One match between bot processes, one per seat, played to the end.
 
@@ -193,6 +213,13 @@ class Match:
         self.guard: TurnGuard | None = None
         self.ply = 0
         self.act_id = 0
+        # The decision under way (loop() and its helpers): the seat on move, its legal
+        # actions, its act in flight, the bot heard from, and what loop() waits for.
+        self._mover = -1
+        self._legal: list[Any] = []
+        self._sent = Sent(None, 0.0, 0.0, 0.0, False)
+        self._listening: BotProcess | None = None
+        self._heard_from: asyncio.Future[_Need] | None = None
 
     async def play(self) -> MatchOutcome:
         """Play the match; see the class docstring."""
@@ -297,14 +324,42 @@ class Match:
         """Play plies until the game ends (``"finished"``) or reaches the ply limit
         (``"ply_limit"``); returns that reason.
 
-        A move is played inline (ask the seat on move, or draw a forfeited seat's
-        fallback; tell every live seat what it sees of it; apply; record): this is the
-        referee's hot loop, one pass per decision, so it keeps what it reads in locals
-        and calls no helper a move does not need."""
-        state, seats, writer, guard = self.state, self.seats, self.writer, self.guard
-        max_plies, on_ply, fallback_rng = self.settings.max_plies, self.on_ply, self.fallback_rng
-        game, clock, fault = self.game, self.clock, self.fault
-        observe_action = state.observe_action
+        The plies are played by :meth:`_advance` and its helpers, which never wait:
+        they draw chance outcomes, ask the seat on move (its act written) or draw a
+        forfeited seat's fallback, tell every live seat what it sees of a move, apply
+        and record it.  They stop where something must be awaited, and say what:
+        this coroutine awaits it and goes on.  The awaited thing is nearly always a
+        reply, and that is heard from the event loop's callback with no task woken:
+        a plain reply to the act is taken there and the next ply played at once
+        (:meth:`_heard`), so one decision costs one write and one read.  Anything
+        else a bot's output brings (text, a late or malformed line, the end of its
+        output, a timeout) is handed back here and judged by
+        :meth:`BotProcess.reply`, as every reply once was."""
+        self._loop = asyncio.get_running_loop()
+        need = self._advance()
+        writer = self.writer
+        while True:
+            if writer:  # the lines of the plies played, the next act on its way
+                writer.release()
+            if isinstance(need, str):
+                return need
+            if isinstance(need, Sent):
+                need = await self._wait(need)
+            elif isinstance(need, BotFault):
+                await self._forfeit(self._mover, need)
+                need = self._conclude(None, 0.0)
+            elif need is _SETTLE:
+                assert self.guard is not None
+                await self.guard.settle()
+                need = self._ask_or_fall_back() or self._advance()
+            else:  # _SLOW: the reply to the act in flight, judged by reply()
+                need = await self._judge(self._sent)
+
+    def _advance(self) -> _Need:
+        """Play plies from the current one until a seat must be asked (its act
+        written: :class:`Sent`), the match ends (its reason), or something must be
+        awaited first (a :class:`BotFault` from writing the act, :data:`_SETTLE`)."""
+        state, on_ply, max_plies = self.state, self.on_ply, self.settings.max_plies
         while (to_move := state.to_move()) != TERMINAL:
             ply = self.ply
             if on_ply is not None:
@@ -315,36 +370,188 @@ class Match:
                 outcome = state.sample_chance(self.chance_rng)
                 self._broadcast_chance(outcome)
                 state.apply_chance(outcome)
-                if writer:
-                    writer.write_soon(ChanceLine(ply, outcome))
+                if self.writer:
+                    self.writer.hold(ChanceLine(ply, outcome))
                 self.ply = ply + 1
                 continue
-            seat = seats[to_move]
-            legal = state.legal_actions()
-            action: Any = None
-            ms = 0.0
-            if guard is not None and guard.doomed:
-                await guard.settle()
-            if seat.live:
-                self.act_id += 1
-                action, ms = await _ask(
-                    game, state, seat, to_move, legal, self.act_id, ply, clock, fault, guard
-                )
-            fallback = action is None
-            if fallback:
-                action = legal[fallback_rng.randrange(len(legal))]
-            # What each live seat sees of the move: the protocol's events, shaped as
-            # referee.match.walk.event shapes them for replay and the viewer.
-            for viewer, other in enumerate(seats):
-                if other.bot is not None and other.outcome.verdict == "ok":
-                    seen = observe_action(to_move, action, viewer)
-                    if seen is not None:
-                        other.events.append({"ply": ply, "seat": to_move, "action": seen})
-            state.apply_action(action)
-            if writer:  # encoded once the next act is on its way
-                writer.write_soon(MoveLine(ply, to_move, action, round(ms, 3), fallback))
-            self.ply = ply + 1
+            self._mover = to_move
+            self._legal = state.legal_actions()
+            if self.guard is not None and self.guard.doomed:
+                return _SETTLE
+            need = self._ask_or_fall_back()
+            if need is not None:
+                return need
         return "finished"
+
+    def _ask_or_fall_back(self) -> _Need | None:
+        """Write the act to the seat on move if it is live (:class:`Sent`, or the
+        :class:`BotFault` of a bot that cannot take it); else play its fallback move
+        and return ``None``."""
+        index = self._mover
+        seat = self.seats[index]
+        if not seat.live:
+            self._play(None, 0.0)
+            return None
+        bot = seat.bot
+        assert bot is not None
+        self.act_id += 1
+        message = Act(
+            id=self.act_id,
+            ply=self.ply,
+            view=self.state.view(index),
+            legal=self._legal,
+            events=seat.events,
+            clock=MoveClock(seat.move_ms, int(seat.bank_ms)),
+        )
+        seat.events = []
+        guard = self.guard
+        if guard is not None:  # continues this seat's bot; stops the others if it is slow
+            guard.asking(index)
+        try:
+            self._sent = bot.send(message, (seat.move_ms + seat.bank_ms) / 1000.0)
+        except BotFault as exc:
+            if guard is not None:
+                guard.answered()
+            return exc
+        return self._sent
+
+    def _conclude(self, action: Any, ms: float) -> _Need:
+        """:meth:`_play` the move, then :meth:`_advance`."""
+        self._play(action, ms)
+        return self._advance()
+
+    def _play(self, action: Any, ms: float) -> None:
+        """Play the move of the seat on move: ``action`` (``None``: its fallback,
+        drawn from the seed), taking ``ms``; tell every live seat what it sees of it,
+        apply and record it."""
+        state, ply, to_move, seats = self.state, self.ply, self._mover, self.seats
+        fallback = action is None
+        if fallback:
+            legal = self._legal
+            action = legal[self.fallback_rng.randrange(len(legal))]
+        # What each live seat sees of the move: the protocol's events, shaped as
+        # referee.match.walk.event shapes them for replay and the viewer.
+        observe_action = state.observe_action
+        for viewer, other in enumerate(seats):
+            if other.bot is not None and other.outcome.verdict == "ok":
+                seen = observe_action(to_move, action, viewer)
+                if seen is not None:
+                    other.events.append({"ply": ply, "seat": to_move, "action": seen})
+        state.apply_action(action)
+        if self.writer:  # encoded once the next act is on its way (released)
+            self.writer.hold(MoveLine(ply, to_move, action, round(ms, 3), fallback))
+        self.ply = ply + 1
+
+    async def _wait(self, sent: Sent) -> _Need:
+        """Wait for what comes after the act ``sent``: plies are played from the
+        event loop's callback (:meth:`_heard`) until one needs this coroutine."""
+        done = self._heard_from = self._loop.create_future()
+        try:
+            self._listen()
+            self._heard()  # what the bot may have written already
+            return await done
+        finally:
+            self._heard_from = None
+            if self._listening is not None:
+                self._listening.listen(None)
+                self._listening = None
+
+    def _listen(self) -> None:
+        """Hear the seat on move's output (and only its) from the event loop."""
+        bot = self.seats[self._mover].bot
+        assert bot is not None
+        if self._listening is not bot:
+            if self._listening is not None:
+                self._listening.listen(None)
+            self._listening = bot
+        bot.listen(self._heard, self._sent.deadline)
+
+    def _heard(self) -> None:
+        """The seat on move's output moved, or its deadline passed: take a plain reply
+        and play on, as far as nothing must be awaited; hand the rest to :meth:`loop`
+        (:data:`_SLOW`: its output to be judged by :meth:`BotProcess.reply`)."""
+        done = self._heard_from
+        if done is None or done.done():
+            return
+        try:
+            while True:
+                index, sent = self._mover, self._sent
+                bot = self.seats[index].bot
+                assert bot is not None
+                got = bot.take_reply(sent)
+                if got is None:
+                    if not bot.quiet(sent):
+                        done.set_result(_SLOW)
+                    elif self.writer:  # the lines of the plies played, off the path
+                        self.writer.release()
+                    return
+                if self.guard is not None:
+                    self.guard.answered()
+                reply, ms = got
+                try:
+                    action = self._accept(reply, ms)
+                except BotFault as exc:
+                    done.set_result(exc)
+                    return
+                need = self._conclude(action, ms)
+                if not isinstance(need, Sent):
+                    done.set_result(need)
+                    return
+                self._listen()
+        except Exception as exc:  # the engine's or the referee's own: raised by loop()
+            done.set_exception(exc)
+
+    async def _judge(self, sent: Sent) -> _Need:
+        """Read and judge the reply to ``sent`` as :meth:`BotProcess.reply` rules
+        (stray lines skipped, faults raised), then play the move or forfeit."""
+        seat = self.seats[self._mover]
+        assert seat.bot is not None
+        try:
+            try:
+                reply, ms = await seat.bot.reply(sent)
+                if not isinstance(reply, ActionReply):
+                    raise BotFault(
+                        "protocol", f"expected an action message, got {type(reply).__name__}"
+                    )
+            finally:
+                if self.guard is not None:
+                    self.guard.answered()
+            action = self._accept(reply, ms)
+        except BotFault as exc:
+            await self._forfeit(self._mover, exc)
+            return self._conclude(None, 0.0)
+        return self._conclude(action, ms)
+
+    def _accept(self, reply: ActionReply, ms: float) -> Any:
+        """The legal action ``reply`` names, taking ``ms``, charged to the seat on
+        move's clock.  Raises :class:`BotFault`: ``timeout`` (over its move time and
+        bank), ``illegal`` (index out of range, action not legal), ``protocol``."""
+        seat, legal = self.seats[self._mover], self._legal
+        if ms > seat.move_ms + seat.bank_ms:
+            raise BotFault("timeout", f"replied after {ms:.0f} ms")
+        seat.bank_ms -= max(0.0, ms - seat.move_ms)
+        if reply.index is not None:
+            if not 0 <= reply.index < len(legal):
+                raise BotFault("illegal", f"index {reply.index} out of range 0..{len(legal) - 1}")
+            action = legal[reply.index]
+        else:
+            action = _decode_action(self.game, reply.action, legal)
+        outcome = seat.outcome
+        outcome.moves += 1
+        outcome.total_ms += ms
+        outcome.max_ms = max(outcome.max_ms, ms)
+        return action
+
+    async def _forfeit(self, index: int, exc: BotFault) -> None:
+        """Forfeit seat ``index`` for ``exc`` (a crash's detail ends with the bot's
+        stderr tail) and end its bot."""
+        bot = self.seats[index].bot
+        assert bot is not None
+        detail = exc.detail
+        if exc.verdict == "crash" and (tail := await bot.stderr_tail()):
+            detail += f"; stderr: {tail}"
+        self.fault(index, exc.verdict, detail)
+        await bot.close(graceful=False)
 
     def _broadcast_chance(self, outcome: Any) -> None:
         """Queue what every live seat may learn of this chance outcome (the protocol's
@@ -491,63 +698,6 @@ async def _handshake(
             await fresh.close(graceful=False)
 
     await asyncio.gather(*(one(i, s) for i, s in enumerate(seats) if s.live))
-
-
-async def _ask(
-    game: Game,
-    state: State,
-    seat: _Seat,
-    index: int,
-    legal: list[Any],
-    act_id: int,
-    ply: int,
-    clock: Clock,
-    fault: Callable[[int, Verdict, str], None],
-    guard: TurnGuard | None,
-) -> tuple[Any, float]:
-    """Ask a live seat for its move; on any fault, forfeit it and return ``(None, 0)``.
-    ``guard`` (unless the match allows pondering) continues this seat's bot if it was
-    stopped and stops the others if the move takes long."""
-    assert seat.bot is not None
-    message = Act(
-        id=act_id,
-        ply=ply,
-        view=state.view(index),
-        legal=legal,
-        events=seat.events,
-        clock=MoveClock(seat.move_ms, int(seat.bank_ms)),
-    )
-    seat.events = []
-    allowance_s = (seat.move_ms + seat.bank_ms) / 1000.0
-    if guard is not None:
-        guard.asking(index)
-    try:
-        try:
-            reply, ms = await seat.bot.act(message, allowance_s)
-        finally:
-            if guard is not None:
-                guard.answered()
-        if ms > seat.move_ms + seat.bank_ms:
-            raise BotFault("timeout", f"replied after {ms:.0f} ms")
-        seat.bank_ms -= max(0.0, ms - seat.move_ms)
-        if reply.index is not None:
-            if not 0 <= reply.index < len(legal):
-                raise BotFault("illegal", f"index {reply.index} out of range 0..{len(legal) - 1}")
-            action = legal[reply.index]
-        else:
-            action = _decode_action(game, reply.action, legal)
-    except BotFault as exc:
-        detail = exc.detail
-        if exc.verdict == "crash" and (tail := await seat.bot.stderr_tail()):
-            detail += f"; stderr: {tail}"
-        fault(index, exc.verdict, detail)
-        await seat.bot.close(graceful=False)
-        return None, 0.0
-    outcome = seat.outcome
-    outcome.moves += 1
-    outcome.total_ms += ms
-    outcome.max_ms = max(outcome.max_ms, ms)
-    return action, ms
 
 
 def _decode_action(game: Game, raw: Any, legal: list[Any]) -> Any:

@@ -177,6 +177,21 @@ class RecordWriter:
         if len(self._later) == 1:
             self._running_loop().call_soon(self._write_later)
 
+    def hold(self, line: RecordLine) -> None:
+        """Keep ``line`` to be appended by :meth:`release` (or the next :meth:`write`,
+        :meth:`finish` or :meth:`close`), in order with every other line: as
+        :meth:`write_soon`, for a caller that knows when its next request is on its
+        way and costs the event loop no callback.  Raises ValueError after
+        :meth:`finish`."""
+        if self._fd is None:
+            raise ValueError("record already finished")
+        self._later.append(line)
+
+    def release(self) -> None:
+        """Append the lines :meth:`hold` and :meth:`write_soon` keep."""
+        if self._later:
+            self._write_later()
+
     def _write_later(self) -> None:
         later, self._later = self._later, []
         if self._fd is not None:

@@ -30,7 +30,7 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -74,6 +74,20 @@ STDERR_TAIL_BYTES = 4096
 WALK_CHUNK = 32
 """Processes of a bot's tree read between two turns of the event loop when its
 processes are stopped (:meth:`BotProcess.freeze`)."""
+
+
+@dataclass(slots=True)
+class Sent:
+    """A request written to a bot and not yet answered (:meth:`BotProcess.send`):
+    ``act_id`` (``None`` for ``start``), ``start`` (``time.perf_counter`` s at the
+    write), ``deadline`` (event loop time, s), ``timeout_s``, and ``drain`` (part of
+    it still waits in the pipe's buffer: the bot is not reading)."""
+
+    act_id: int | None
+    start: float
+    deadline: float
+    timeout_s: float
+    drain: bool
 
 
 class BotFault(Exception):
@@ -451,17 +465,29 @@ class BotProcess:
         other line is the answer.  Returns ``(decoded answer, elapsed ms)``, elapsed
         measured from the write to the answer's newline.  Raises :class:`BotFault`:
         ``timeout``, ``crash`` (EOF or exit), ``protocol`` (oversized, malformed or
-        mismatched message).
+        mismatched message).  The same as :meth:`send` then :meth:`reply`.
         """
+        return await self.reply(self.send(message, timeout_s))
+
+    def send(self, message: Start | Act, timeout_s: float) -> Sent:
+        """Write ``message`` (the first half of :meth:`request`), its answer due within
+        ``timeout_s`` seconds; :meth:`reply` or :meth:`take_reply` reads it.  Raises
+        :class:`BotFault` (``crash``, or the fault that ended the bot's output)."""
         if self._eof is not None:
             raise self._eof_fault()
         act_id = message.id if isinstance(message, Act) else None
         data = encode(message)
-        stdout = self._pipes.stdout
         start = time.perf_counter()
         deadline = self._loop.time() + timeout_s
+        return Sent(act_id, start, deadline, timeout_s, self._write(data))
+
+    async def reply(self, sent: Sent) -> tuple[Any, float]:
+        """Wait for the answer to ``sent`` (the second half of :meth:`request`, which
+        says what is skipped and what is raised)."""
+        act_id, deadline = sent.act_id, sent.deadline
+        stdout = self._pipes.stdout
         try:
-            if self._write(data):
+            if sent.drain:
                 await self._drain(deadline)
             while True:
                 try:
@@ -473,11 +499,49 @@ class BotProcess:
                 if (reply := self._answer(line, act_id)) is not None:
                     break
         except TimeoutError:
-            detail = f"no reply within {timeout_s * 1000:.0f} ms"
+            detail = f"no reply within {sent.timeout_s * 1000:.0f} ms"
             if self.stats.last_ignored:
                 detail += f" (its last ignored stdout line: {self.stats.last_ignored!r})"
             raise BotFault("timeout", detail) from None
-        return reply, (time.perf_counter() - start) * 1000.0
+        return reply, (time.perf_counter() - sent.start) * 1000.0
+
+    def take_reply(self, sent: Sent) -> tuple[ActionReply, float] | None:
+        """The answer to the act ``sent`` if it is already here and plainly one: the
+        next whole line is a well-formed ``action`` reply with the act's ``id``.  It
+        is then taken from the buffer, and returned with the elapsed ms as
+        :meth:`reply` measures them.  Otherwise ``None``, and nothing is taken: no
+        whole line yet, or a line whose fate :meth:`reply`'s rules decide (text, a
+        late reply, a malformed message, an oversized line, the end of output)."""
+        stdout = self._pipes.stdout
+        line = stdout.peek()
+        if line is None or sent.drain or not _is_message(line):
+            return None
+        try:
+            reply = decode_bot_line(line)
+        except Exception:  # reply() gives the verdict
+            return None
+        if not isinstance(reply, ActionReply) or reply.id != sent.act_id:
+            return None
+        stdout.skip(len(line))
+        return reply, (time.perf_counter() - sent.start) * 1000.0
+
+    def quiet(self, sent: Sent) -> bool:
+        """True while nothing of the answer to ``sent`` needs judging: no line, end of
+        output or overrun is here, its input is drained, and its deadline (event loop
+        time) has not passed."""
+        return not (
+            sent.drain or self._pipes.stdout.pending() or self._loop.time() >= sent.deadline
+        )
+
+    def listen(self, listener: Callable[[], None] | None, deadline: float = 0.0) -> None:
+        """Call ``listener`` from the event loop's callback, with no task woken, when a
+        line of output completes, output ends, or ``deadline`` (event loop time)
+        passes; ``None`` stops it.  :meth:`take_reply` and :meth:`quiet` then say what
+        came."""
+        stdout = self._pipes.stdout
+        stdout.listener = listener
+        if listener is not None:
+            stdout.expect(deadline)
 
     def _write(self, data: bytes) -> bool:
         """Write ``data`` to the bot's stdin; True if part of it waits in the buffer

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from typing import cast
 
 
@@ -47,6 +48,11 @@ class _Lines(asyncio.Protocol):
         self._timer_at = 0.0
         self.eof = False
         self.error: BaseException | None = None
+        self.listener: Callable[[], None] | None = None
+        """Called, when no read waits, as a line completes, the pipe ends, or the
+        deadline of :meth:`expect` passes: how a caller that handles replies in the
+        event loop's callback, with no task woken (:mod:`referee.match.match`), hears
+        of them.  It reads with :meth:`peek` and :meth:`skip`."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # uvloop's pipe transports do not subclass asyncio.ReadTransport.
@@ -54,10 +60,13 @@ class _Lines(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._buffer += data
-        waiter = self._waiter
-        complete = b"\n" in data or len(self._buffer) >= self._limit
-        if waiter is not None and complete and not waiter.done():
-            waiter.set_result(None)
+        if b"\n" in data or len(self._buffer) >= self._limit:
+            waiter = self._waiter
+            if waiter is not None:
+                if not waiter.done():
+                    waiter.set_result(None)
+            elif self.listener is not None:
+                self.listener()
         if not self._paused and len(self._buffer) > 2 * self._limit and self._transport:
             self._paused = True
             self._transport.pause_reading()
@@ -76,8 +85,11 @@ class _Lines(asyncio.Protocol):
             self._timer = None
 
     def _wake(self) -> None:
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
+        if self._waiter is not None:
+            if not self._waiter.done():
+                self._waiter.set_result(None)
+        elif self.listener is not None:
+            self.listener()
 
     async def readline(self, deadline: float) -> bytes:
         """The next line, newline included, waiting until ``deadline`` (event loop
@@ -91,10 +103,7 @@ class _Lines(asyncio.Protocol):
                 if end >= self._limit:
                     raise _LineOverrun
                 line = bytes(self._buffer[: end + 1])
-                del self._buffer[: end + 1]
-                if self._paused and len(self._buffer) <= self._limit and self._transport:
-                    self._paused = False
-                    self._transport.resume_reading()
+                self.skip(end + 1)
                 return line
             if len(self._buffer) >= self._limit:
                 raise _LineOverrun
@@ -111,6 +120,33 @@ class _Lines(asyncio.Protocol):
             finally:
                 self._waiter = None
 
+    def peek(self) -> bytes | None:
+        """The next line, newline included, if it is here whole and within the cap,
+        left in the buffer (:meth:`skip` takes it); ``None`` otherwise (no newline
+        yet, or a line over the cap: :meth:`readline` raises for it)."""
+        end = self._buffer.find(b"\n")
+        return bytes(self._buffer[: end + 1]) if 0 <= end < self._limit else None
+
+    def pending(self) -> bool:
+        """True if something is here for :meth:`readline` to judge at once: a whole
+        line, a line over the cap, or the end of the pipe."""
+        buffer = self._buffer
+        return self.eof or len(buffer) >= self._limit or b"\n" in buffer
+
+    def skip(self, size: int) -> None:
+        """Drop the first ``size`` bytes of the buffer (a line :meth:`peek` gave)."""
+        del self._buffer[:size]
+        if self._paused and len(self._buffer) <= self._limit and self._transport:
+            self._paused = False
+            self._transport.resume_reading()
+
+    def expect(self, deadline: float) -> None:
+        """Have :attr:`listener` called at ``deadline`` (event loop time, s) if no read
+        waits by then (the same lazily armed timer as :meth:`readline`'s)."""
+        self._deadline = deadline
+        if self._timer is None or self._timer_at > deadline:
+            self._arm(deadline)
+
     def _arm(self, at: float) -> None:
         if self._timer is not None:
             self._timer.cancel()
@@ -122,12 +158,17 @@ class _Lines(asyncio.Protocol):
         for a wait with a later deadline, or lapse when nothing waits."""
         self._timer = None
         waiter = self._waiter
-        if waiter is None or waiter.done():
+        if waiter is None:
+            if self.listener is None:
+                return
+        elif waiter.done():
             return
-        if self._deadline <= self._timer_at:
-            waiter.set_exception(TimeoutError())
-        else:
+        if self._deadline > self._timer_at:
             self._arm(self._deadline)
+        elif waiter is not None:
+            waiter.set_exception(TimeoutError())
+        elif self.listener is not None:
+            self.listener()
 
 
 class _Pipes:

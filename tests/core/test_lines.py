@@ -76,3 +76,59 @@ def test_a_closed_pipe_cancels_the_timer() -> None:
             await lines.readline(loop.time() + 1.0)
 
     asyncio.run(main())
+
+
+def test_the_listener_hears_whole_lines_the_end_and_the_deadline() -> None:
+    """With no read waiting, :attr:`_Lines.listener` is called as a line completes (not
+    for part of one), as the pipe ends, and once the deadline of ``expect`` passes;
+    ``peek`` leaves the line for ``skip``, and ``pending`` says what is there."""
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        lines = _Lines(64, loop)
+        heard: list[bytes | None] = []
+        lines.listener = lambda: heard.append(lines.peek())
+        lines.data_received(b'{"type":')
+        assert heard == [] and not lines.pending() and lines.peek() is None
+        lines.data_received(b'"action"}\nnext')
+        assert heard == [b'{"type":"action"}\n'] and lines.pending()
+        lines.skip(len(heard[0] or b""))
+        assert lines.peek() is None and not lines.pending()
+        lines.expect(loop.time() + 0.05)
+        await asyncio.sleep(0.2)
+        assert heard[1:] == [None]  # the deadline, nothing complete
+        lines.eof_received()
+        assert heard[2:] == [None] and lines.pending()
+        with pytest.raises(asyncio.IncompleteReadError) as ended:
+            await lines.readline(loop.time() + 1.0)
+        assert ended.value.partial == b"next"
+
+    asyncio.run(main())
+
+
+def test_a_read_that_waits_is_woken_and_the_listener_left_alone() -> None:
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        lines = _Lines(64, loop)
+        heard: list[int] = []
+        lines.listener = lambda: heard.append(1)
+        loop.call_soon(lines.data_received, b"one\n")
+        assert await lines.readline(loop.time() + 1.0) == b"one\n"
+        assert heard == []
+
+    asyncio.run(main())
+
+
+def test_a_line_over_the_cap_is_never_peeked() -> None:
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        lines = _Lines(8, loop)
+        heard: list[int] = []
+        lines.listener = lambda: heard.append(1)
+        lines.data_received(b"0123456789\n")
+        assert heard == [1] and lines.peek() is None and lines.pending()
+        with pytest.raises(Exception) as raised:
+            await lines.readline(loop.time() + 1.0)
+        assert type(raised.value).__name__ == "_LineOverrun"
+
+    asyncio.run(main())
