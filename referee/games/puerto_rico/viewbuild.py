@@ -3,7 +3,7 @@ of the last view that did not change.  Compiled where built (:mod:`referee.api.n
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.games.puerto_rico.board import Player
 from referee.games.puerto_rico.data import (
@@ -20,6 +20,9 @@ from referee.games.puerto_rico.phases import NO_ROLE, PHASE_NAMES
 from referee.games.puerto_rico.scoring import BUILDING_VP as _BUILDING_VP
 from referee.games.puerto_rico.scoring import player_score
 from referee.games.puerto_rico.view import PlayerView, PuertoRicoView, ShipView
+
+if TYPE_CHECKING:  # typed, so that the compiled build reads the state's fields directly
+    from referee.games.puerto_rico.state import PuertoRicoState
 
 _BUILDING_NAMES = tuple(b.name for b in BUILDINGS)
 
@@ -89,7 +92,7 @@ def _player_view(p: Player, key: tuple[Any, ...] | None = None) -> PlayerView:
 _ROLES = tuple(enumerate(ROLE_NAMES))
 
 
-def _roles_memo(state: Any) -> tuple[Any, ...]:
+def _roles_memo(state: PuertoRicoState) -> tuple[Any, ...]:
     """New memo of the role cards: ``(copies of role_taken, role_coins, role_in_play,
     roles on offer -> doubloons, taken role names)``; they change once per role choice
     while views are built at every decision."""
@@ -100,14 +103,14 @@ def _roles_memo(state: Any) -> tuple[Any, ...]:
     return memo
 
 
-def _supply_memo(state: Any) -> tuple[Any, ...]:
+def _supply_memo(state: PuertoRicoState) -> tuple[Any, ...]:
     """New memo of the building supply: ``(copy of the supply, name -> copies left)``."""
     supply = state.building_supply
     memo = state._supply_memo = (supply[:], dict(zip(_BUILDING_NAMES, supply, strict=True)))
     return memo
 
 
-def _ships_memo(state: Any) -> tuple[Any, ...]:
+def _ships_memo(state: PuertoRicoState) -> tuple[Any, ...]:
     """New memo of the cargo ships: ``(copies of the loads and goods, ship records)``."""
     ship_good, ship_load = state.ship_good, state.ship_load
     ships = [
@@ -118,7 +121,7 @@ def _ships_memo(state: Any) -> tuple[Any, ...]:
     return memo
 
 
-def build_view(state: Any, seat: int) -> PuertoRicoView:
+def build_view(state: PuertoRicoState, seat: int) -> PuertoRicoView:
     """Build the view of ``seat`` from a :class:`PuertoRicoState`.
 
     Parts that did not change since an earlier view of the same match (player and
