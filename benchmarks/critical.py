@@ -18,8 +18,9 @@ branch predictors that no longer hold all of its code and data.  On the 2-core
 virtual machine this project is measured on, a piece costs 1.1-1.4 times its
 warm-loop time in a match on a quiet machine, and up to about twice under load
 (the act's encoding and the view the most).  The table also shows
-what no piece accounts for: the event loop, the coroutines and the bookkeeping of
-a decision, about half of the path.
+what no piece accounts for: the event loop's dispatch of the reply and the
+bookkeeping of a decision, about 45% of the path (the reply is taken in the event
+loop's callback, where the next ply is played: no task is woken).
 
 Every timed call goes through a Python wrapper (about 0.3 us, in both columns), and
 a piece's time counts only its calls made outside another piece: the ``to_move`` a
@@ -28,7 +29,7 @@ checks against is the apply's, so the pieces add up.
 The whole path is timed in one series of matches with only the act's encoding
 wrapped, the pieces in a second series of the same matches with all of them
 wrapped; ``rest of the path`` is the first minus the pieces: the event loop's
-dispatch, the coroutines of the match and of the request, the turn guard, the
+dispatch, the match's bookkeeping of the reply and the next act, the turn guard, the
 events, the record and the clocks.
 
 Run: ``python -m benchmarks.critical [--game manila] [--decisions 3000] [--sandbox none]

@@ -7,8 +7,11 @@ log file up to a cap (keeping the last lines for fault details), and sends reque
 with a deadline.  Its stdout is read as lines with a hard cap on line length; the
 referee holds at most twice the cap of unread output (then the bot's pipe fills and
 the bot blocks), so a bot that floods its output between requests costs the
-referee nothing more.  Waiting for a reply costs one future; the deadline timer is
-armed again only when a deadline comes earlier than the one it is armed for.
+referee nothing more.  Waiting for a reply costs one future (:meth:`BotProcess.reply`),
+or no task at all where the caller takes it in the event loop's callback
+(:meth:`BotProcess.listen`, :meth:`BotProcess.take_reply`: a match's acts); the
+deadline timer is armed again only when a deadline comes earlier than the one it is
+armed for.
 :meth:`BotProcess.close` ends it: close stdin, wait a grace period, TERM the process
 group, KILL it, reap.
 

@@ -4,8 +4,10 @@ drained (:class:`_Pipes`), with no task per read.
 Its stdout is read as lines with a hard cap on line length; the referee holds at most
 twice the cap of unread output (then the bot's pipe fills and the bot blocks), so a bot
 that floods its output between requests costs the referee nothing more.  Waiting for a
-reply costs one future; the deadline timer is armed again only when a deadline comes
-earlier than the one it is armed for.  Used by :class:`referee.process.bot.BotProcess`.
+reply costs one future, or none where a listener takes replies in the event loop's
+callback (a match's acts); the deadline timer is armed again only when a deadline
+comes earlier than the one it is armed for.  Used by
+:class:`referee.process.bot.BotProcess`.
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ class _Lines(asyncio.Protocol):
     pipe is no longer read (the bot blocks on its full pipe), so a bot that floods
     costs the referee at most that much memory.  :meth:`readline` answers at once
     when a line is already here and otherwise waits on one future: the whole cost of
-    waiting for a reply.  Deadlines share one timer per bot, armed lazily (a timer
-    armed and cancelled per wait costs about 1 us of CPU on uvloop, 1.6 us on
-    asyncio's loop, per decision).
+    waiting for a reply (:attr:`listener` costs none).  Deadlines share one timer
+    per bot, armed lazily (a timer armed and cancelled per wait costs about 1 us of
+    CPU on uvloop, 1.6 us on asyncio's loop, per decision).
     """
 
     def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
