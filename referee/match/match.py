@@ -469,35 +469,45 @@ class Match:
     def _heard(self) -> None:
         """The seat on move's output moved, or its deadline passed: take a plain reply
         and play on, as far as nothing must be awaited; hand the rest to :meth:`loop`
-        (:data:`_SLOW`: its output to be judged by :meth:`BotProcess.reply`)."""
+        (:data:`_SLOW`: its output to be judged by :meth:`BotProcess.reply`).
+
+        One reply per pass: where the next seat's reply is here already (written
+        ahead of its act), the next pass comes after the event loop's other work,
+        so bots that answer ahead cannot hold the loop (other matches' bots, the
+        turn guard's timers) for a whole game."""
         done = self._heard_from
         if done is None or done.done():
             return
         try:
-            while True:
-                index, sent = self._mover, self._sent
-                bot = self.seats[index].bot
-                assert bot is not None
-                got = bot.take_reply(sent)
-                if got is None:
-                    if not bot.quiet(sent):
-                        done.set_result(_SLOW)
-                    elif self.writer:  # the lines of the plies played, off the path
-                        self.writer.release()
-                    return
-                if self.guard is not None:
-                    self.guard.answered()
-                reply, ms = got
-                try:
-                    action = self._accept(reply, ms)
-                except BotFault as exc:
-                    done.set_result(exc)
-                    return
-                need = self._conclude(action, ms)
-                if not isinstance(need, Sent):
-                    done.set_result(need)
-                    return
-                self._listen()
+            bot = self.seats[self._mover].bot
+            assert bot is not None
+            sent = self._sent
+            got = bot.take_reply(sent)
+            if got is None:
+                if not bot.quiet(sent):
+                    done.set_result(_SLOW)
+                elif self.writer:  # the lines of the plies played, off the path
+                    self.writer.release()
+                return
+            if self.guard is not None:
+                self.guard.answered()
+            reply, ms = got
+            try:
+                action = self._accept(reply, ms)
+            except BotFault as exc:
+                done.set_result(exc)
+                return
+            need = self._conclude(action, ms)
+            if not isinstance(need, Sent):
+                done.set_result(need)
+                return
+            self._listen()
+            bot = self.seats[self._mover].bot
+            assert bot is not None
+            if not bot.quiet(need):  # its output is here, or its input is full
+                self._loop.call_soon(self._heard)
+            elif self.writer:
+                self.writer.release()
         except Exception as exc:  # the engine's or the referee's own: raised by loop()
             done.set_exception(exc)
 

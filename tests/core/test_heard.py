@@ -121,3 +121,61 @@ def test_a_long_game_of_forfeited_seats_is_played_without_recursion(tmp_path: Pa
     assert out.verdicts == ["crash", "crash"]
     fallbacks = [fallback for *_, fallback in moves(tmp_path / "m.jsonl")]
     assert sum(fallbacks) > sys.getrecursionlimit() and fallbacks[-1]
+
+
+# Writes, at its first act, its replies to the next 60 acts it will get (the two
+# seats alternate, so its ids go up by 2), then only reads.
+AHEAD = r"""
+import json, sys
+done = 0
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "start":
+        sys.stdout.write('{"type":"ready"}\n'); sys.stdout.flush()
+    elif msg["type"] == "act" and msg["id"] > done:
+        first = msg["id"]
+        done = first + 2 * 59
+        sys.stdout.write("".join(
+            '{"type":"action","id":%d,"index":0}\n' % i for i in range(first, done + 1, 2)
+        ))
+        sys.stdout.flush()
+    elif msg["type"] == "end":
+        break
+"""
+
+
+def test_replies_written_ahead_do_not_hold_the_event_loop(tmp_path: Path) -> None:
+    """Replies a bot wrote before its acts are taken one ply per pass of the event
+    loop: between two plies the loop runs its other callbacks (a counter that
+    reschedules itself every pass stands for them), so bots cannot hold it for a
+    whole game."""
+    ahead = [sys.executable, "-c", AHEAD]
+    seen: list[int] = []
+
+    async def main() -> MatchOutcome:
+        loop = asyncio.get_running_loop()
+        passes = [0]
+        running = [True]
+
+        def tick() -> None:
+            passes[0] += 1
+            if running[0]:
+                loop.call_soon(tick)
+
+        tick()
+        try:
+            return await run_match(
+                GAME,
+                [BotSpec("a", ahead), BotSpec("b", ahead)],
+                seed=3,
+                options=GAME.parse_options({"target": 150}),
+                clock=Clock(startup_ms=5000, move_ms=2000),
+                on_ply=lambda ply: seen.append(passes[0]),
+            )
+        finally:
+            running[0] = False
+
+    out = asyncio.run(main())
+    assert out.verdicts == ["ok", "ok"] and out.seats[0].moves > 60
+    most = max(seen.count(p) for p in set(seen))
+    assert most <= 2, f"{most} plies in one pass of the event loop"
