@@ -438,7 +438,7 @@ class Match:
                 if seen is not None:
                     other.events.append({"ply": ply, "seat": to_move, "action": seen})
         state.apply_action(action)
-        if self.writer:  # encoded once the next act is on its way (released)
+        if self.writer:  # encoded by the dozen, off the path from reply to act
             self.writer.hold(MoveLine(ply, to_move, action, round(ms, 3), fallback))
         self.ply = ply + 1
 
@@ -486,8 +486,6 @@ class Match:
             if got is None:
                 if not bot.quiet(sent):
                     done.set_result(_SLOW)
-                elif self.writer:  # the lines of the plies played, off the path
-                    self.writer.release()
                 return
             if self.guard is not None:
                 self.guard.answered()
@@ -506,8 +504,6 @@ class Match:
             assert bot is not None
             if not bot.quiet(need):  # its output is here, or its input is full
                 self._loop.call_soon(self._heard)
-            elif self.writer:
-                self.writer.release()
         except Exception as exc:  # the engine's or the referee's own: raised by loop()
             done.set_exception(exc)
 

@@ -10,7 +10,8 @@ at the end) and renames the file to ``<path>`` only after the result line is
 written and fsynced.  A file without ``.part`` is therefore a finished match, and a
 reader (:func:`read_record`) rejects any line that lacks its newline, so a crash can
 never leave half a line that is taken as whole; the ``.part`` file of a match
-interrupted by a crash holds its first lines, up to the last ``BUFFER_BYTES``.
+interrupted by a crash holds its first lines, up to the last ``BUFFER_BYTES`` (and
+the at most ``HOLD_LINES`` move lines held before them).
 Records are created with mode 0600 (a record holds the whole deal and, at the end,
 the seed).
 """
@@ -34,6 +35,9 @@ FORMAT: Final = "referee-record/1"
 BUFFER_BYTES: Final = 64 * 1024
 """Record bytes gathered in memory before a ``write`` (one system call per move
 costs more than the rest of writing the record)."""
+
+HOLD_LINES: Final = 64
+"""Lines :meth:`RecordWriter.hold` keeps before it encodes them, all in one call."""
 
 LIVE_FLUSH_S: Final = 0.25
 """How long a match's record lines wait in memory at most (seconds) before they are
@@ -178,14 +182,21 @@ class RecordWriter:
             self._running_loop().call_soon(self._write_later)
 
     def hold(self, line: RecordLine) -> None:
-        """Keep ``line`` to be appended by :meth:`release` (or the next :meth:`write`,
-        :meth:`finish` or :meth:`close`), in order with every other line: as
-        :meth:`write_soon`, for a caller that knows when its next request is on its
-        way and costs the event loop no callback.  Raises ValueError after
-        :meth:`finish`."""
+        """Keep ``line``, in order with every other line, until :data:`HOLD_LINES`
+        are kept, :meth:`release`, the live flush (``flush_after_s``) or the next
+        :meth:`write`, :meth:`finish` or :meth:`close`: then the lines kept are
+        encoded in one call.  A match holds its moves' lines, so no line is encoded
+        between a reply and the next act, nor between an act and the bot's reply.
+        Raises ValueError after :meth:`finish`, RuntimeError without a running
+        event loop where ``flush_after_s`` is set."""
         if self._fd is None:
             raise ValueError("record already finished")
-        self._later.append(line)
+        later = self._later
+        later.append(line)
+        if len(later) >= HOLD_LINES:
+            self._write_later()
+        elif self._flush_after is not None and self._timer is None:
+            self._timer = self._running_loop().call_later(self._flush_after, self._due)
 
     def release(self) -> None:
         """Append the lines :meth:`hold` and :meth:`write_soon` keep."""
@@ -194,13 +205,16 @@ class RecordWriter:
 
     def _write_later(self) -> None:
         later, self._later = self._later, []
-        if self._fd is not None:
-            for line in later:
-                self._append(line)
+        if self._fd is not None and later:
+            self._pending += _encoder.encode_lines(later)
+            self._appended()
 
     def _append(self, line: RecordLine) -> None:
         _encoder.encode_into(line, self._pending, -1)
         self._pending += b"\n"
+        self._appended()
+
+    def _appended(self) -> None:
         if len(self._pending) >= BUFFER_BYTES:
             self._flush()
         elif self._flush_after is not None and self._timer is None:
@@ -213,8 +227,11 @@ class RecordWriter:
 
     def _due(self) -> None:
         self._timer = None
-        if self._fd is not None and self._pending:
-            self._flush()
+        if self._fd is not None:
+            if self._later:
+                self._write_later()
+            if self._pending:
+                self._flush()
 
     def _flush(self) -> None:
         assert self._fd is not None
