@@ -11,7 +11,7 @@ import asyncio
 
 import pytest
 
-from referee.process.lines import _Lines
+from referee.process.lines import _LineOverrun, _Lines
 
 
 async def _answered_in_time(seconds: float) -> _Lines:
@@ -106,12 +106,19 @@ def test_the_listener_hears_whole_lines_the_end_and_the_deadline() -> None:
     asyncio.run(main())
 
 
+def _listened(limit: int) -> tuple[_Lines, list[int]]:
+    """A reader of line cap ``limit`` on the running loop, and the list its listener
+    appends 1 to at each call."""
+    lines = _Lines(limit, asyncio.get_running_loop())
+    heard: list[int] = []
+    lines.listener = lambda: heard.append(1)
+    return lines, heard
+
+
 def test_a_read_that_waits_is_woken_and_the_listener_left_alone() -> None:
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        lines = _Lines(64, loop)
-        heard: list[int] = []
-        lines.listener = lambda: heard.append(1)
+        lines, heard = _listened(64)
         loop.call_soon(lines.data_received, b"one\n")
         assert await lines.readline(loop.time() + 1.0) == b"one\n"
         assert heard == []
@@ -122,13 +129,10 @@ def test_a_read_that_waits_is_woken_and_the_listener_left_alone() -> None:
 def test_a_line_over_the_cap_is_never_peeked() -> None:
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        lines = _Lines(8, loop)
-        heard: list[int] = []
-        lines.listener = lambda: heard.append(1)
+        lines, heard = _listened(8)
         lines.data_received(b"0123456789\n")
         assert heard == [1] and lines.peek() is None and lines.pending()
-        with pytest.raises(Exception) as raised:
+        with pytest.raises(_LineOverrun):
             await lines.readline(loop.time() + 1.0)
-        assert type(raised.value).__name__ == "_LineOverrun"
 
     asyncio.run(main())
