@@ -30,7 +30,6 @@ from referee.match.record import (
     ChanceLine,
     FaultLine,
     Header,
-    MoveLine,
     RecordWriter,
     ResultLine,
     SeatInfo,
@@ -438,8 +437,8 @@ class Match:
                 if seen is not None:
                     other.events.append({"ply": ply, "seat": to_move, "action": seen})
         state.apply_action(action)
-        if self.writer:  # encoded by the dozen, off the path from reply to act
-            self.writer.hold(MoveLine(ply, to_move, action, round(ms, 3), fallback))
+        if self.writer:  # made and encoded by the dozen, off the path from reply to act
+            self.writer.hold_move(ply, to_move, action, ms, fallback)
         self.ply = ply + 1
 
     async def _wait(self, sent: Sent) -> _Need:

@@ -124,6 +124,10 @@ class RecordError(RefereeError, ValueError):
     """A record that cannot be read: names the file and the 1-based line number."""
 
 
+_Move = tuple[int, int, Any, float, bool]
+"""A move :meth:`RecordWriter.hold_move` keeps: ply, seat, action, ms, fallback."""
+
+
 class RecordWriter:
     """Append-only writer of one record; see the module docstring for durability.
 
@@ -153,7 +157,7 @@ class RecordWriter:
             self.partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600
         )
         self._pending = bytearray()
-        self._later: list[RecordLine] = []
+        self._later: list[RecordLine | _Move] = []
         # The running loop, looked up once (on Python 3.11 each lookup is a getpid()).
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -189,10 +193,20 @@ class RecordWriter:
         between a reply and the next act, nor between an act and the bot's reply.
         Raises ValueError after :meth:`finish`, RuntimeError without a running
         event loop where ``flush_after_s`` is set."""
+        self._keep(line)
+
+    def hold_move(self, ply: int, seat: int, action: Any, ms: float, fallback: bool) -> None:
+        """:meth:`hold` the :class:`MoveLine` of these fields (``ms`` rounded to the
+        microsecond), made only when the batch is encoded: a match's per-move cost
+        is then a tuple, and the lines are made together, where the caches are warm.
+        Raises ValueError after :meth:`finish`."""
+        self._keep((ply, seat, action, ms, fallback))
+
+    def _keep(self, item: RecordLine | _Move) -> None:
         if self._fd is None:
             raise ValueError("record already finished")
         later = self._later
-        later.append(line)
+        later.append(item)
         if len(later) >= HOLD_LINES:
             self._write_later()
         elif self._flush_after is not None and self._timer is None:
@@ -206,7 +220,11 @@ class RecordWriter:
     def _write_later(self) -> None:
         later, self._later = self._later, []
         if self._fd is not None and later:
-            self._pending += _encoder.encode_lines(later)
+            lines = [
+                MoveLine(x[0], x[1], x[2], round(x[3], 3), x[4]) if isinstance(x, tuple) else x
+                for x in later
+            ]
+            self._pending += _encoder.encode_lines(lines)
             self._appended()
 
     def _append(self, line: RecordLine) -> None:

@@ -149,3 +149,18 @@ def test_held_lines_reach_the_file_by_the_live_flush(tmp_path: Path) -> None:
         return seen
 
     assert asyncio.run(main()) == [("MoveLine", 0)]
+
+
+def test_a_held_move_becomes_its_move_line_with_ms_to_the_microsecond(tmp_path: Path) -> None:
+    writer = RecordWriter(tmp_path / "r.jsonl", fsync=False)
+    writer.write(header())
+    writer.hold_move(0, 1, {"kind": "pass"}, 1.23456, False)
+    writer.hold(ChanceLine(1, [4]))
+    writer.hold_move(2, 0, {"kind": "pass"}, 0.0, True)
+    writer.finish(ResultLine(scores=[], ranks=[], verdicts=[], reason="finished"))
+    lines = [line for _number, line in iter_record(tmp_path / "r.jsonl")][1:-1]
+    assert lines == [
+        MoveLine(0, 1, {"kind": "pass"}, 1.235, False),
+        ChanceLine(1, [4]),
+        MoveLine(2, 0, {"kind": "pass"}, 0.0, True),
+    ]
