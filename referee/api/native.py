@@ -23,7 +23,7 @@ Setting the environment variable ``REFEREE_PURE`` (to anything but ``""`` or
 package, which one runs and why.
 
 Both builds play the same games: ``tests/core/test_native.py`` compares them move by
-move.  The compiled one plays them 1.5-2.4 times as fast (``docs/native.md``).
+move.  The compiled one plays them 1.8-2.4 times as fast (``docs/native.md``).
 """
 
 from __future__ import annotations

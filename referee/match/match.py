@@ -141,7 +141,6 @@ class _Step(enum.Enum):
     (stray lines, faults, timeouts)."""
 
 
-_SETTLE, _SLOW = _Step.SETTLE, _Step.JUDGE
 _Need = Sent | BotFault | _Step | str
 """What :meth:`Match.loop` must await next: a reply to the act :class:`Sent`, a
 :class:`BotFault` to act on (forfeit the seat on move), a :class:`_Step`, or the
@@ -343,21 +342,21 @@ class Match:
             if isinstance(need, str):
                 return need
             if isinstance(need, Sent):
-                need = await self._wait(need)
+                need = await self._wait()
             elif isinstance(need, BotFault):
                 await self._forfeit(self._mover, need)
                 need = self._conclude(None, 0.0)
-            elif need is _SETTLE:
+            elif need is _Step.SETTLE:
                 assert self.guard is not None
                 await self.guard.settle()
                 need = self._ask_or_fall_back() or self._advance()
-            else:  # _SLOW: the reply to the act in flight, judged by reply()
+            else:  # _Step.JUDGE: the reply to the act in flight, judged by reply()
                 need = await self._judge(self._sent)
 
     def _advance(self) -> _Need:
         """Play plies from the current one until a seat must be asked (its act
         written: :class:`Sent`), the match ends (its reason), or something must be
-        awaited first (a :class:`BotFault` from writing the act, :data:`_SETTLE`)."""
+        awaited first (a :class:`BotFault` from writing the act, :attr:`_Step.SETTLE`)."""
         state, on_ply, max_plies = self.state, self.on_ply, self.settings.max_plies
         while (to_move := state.to_move()) != TERMINAL:
             ply = self.ply
@@ -376,7 +375,7 @@ class Match:
             self._mover = to_move
             self._legal = state.legal_actions()
             if self.guard is not None and self.guard.doomed:
-                return _SETTLE
+                return _Step.SETTLE
             need = self._ask_or_fall_back()
             if need is not None:
                 return need
@@ -441,8 +440,8 @@ class Match:
             self.writer.hold_move(ply, to_move, action, ms, fallback)
         self.ply = ply + 1
 
-    async def _wait(self, sent: Sent) -> _Need:
-        """Wait for what comes after the act ``sent``: plies are played from the
+    async def _wait(self) -> _Need:
+        """Wait for what comes after the act in flight: plies are played from the
         event loop's callback (:meth:`_heard`) until one needs this coroutine."""
         done = self._heard_from = self._loop.create_future()
         try:
@@ -468,7 +467,7 @@ class Match:
     def _heard(self) -> None:
         """The seat on move's output moved, or its deadline passed: take a plain reply
         and play on, as far as nothing must be awaited; hand the rest to :meth:`loop`
-        (:data:`_SLOW`: its output to be judged by :meth:`BotProcess.reply`).
+        (:attr:`_Step.JUDGE`: its output to be judged by :meth:`BotProcess.reply`).
 
         One reply per pass: where the next seat's reply is here already (written
         ahead of its act), the next pass comes after the event loop's other work,
@@ -484,7 +483,7 @@ class Match:
             got = bot.take_reply(sent)
             if got is None:
                 if not bot.quiet(sent):
-                    done.set_result(_SLOW)
+                    done.set_result(_Step.JUDGE)
                 return
             if self.guard is not None:
                 self.guard.answered()
@@ -513,11 +512,7 @@ class Match:
         assert seat.bot is not None
         try:
             try:
-                reply, ms = await seat.bot.reply(sent)
-                if not isinstance(reply, ActionReply):
-                    raise BotFault(
-                        "protocol", f"expected an action message, got {type(reply).__name__}"
-                    )
+                reply, ms = await seat.bot.act_reply(sent)
             finally:
                 if self.guard is not None:
                     self.guard.answered()

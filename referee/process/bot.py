@@ -591,7 +591,12 @@ class BotProcess:
 
     async def act(self, act: Act, timeout_s: float) -> tuple[ActionReply, float]:
         """Send ``act``; return the ``action`` reply and elapsed ms."""
-        reply, elapsed = await self.request(act, timeout_s)
+        return await self.act_reply(self.send(act, timeout_s))
+
+    async def act_reply(self, sent: Sent) -> tuple[ActionReply, float]:
+        """The ``action`` reply to the act ``sent`` and elapsed ms (:meth:`reply`);
+        raises :class:`BotFault` (``protocol``) for any other message."""
+        reply, elapsed = await self.reply(sent)
         if not isinstance(reply, ActionReply):
             raise BotFault("protocol", f"expected an action message, got {type(reply).__name__}")
         return reply, elapsed
