@@ -36,9 +36,9 @@ from referee.match.record import (
 )
 from referee.match.settings import Clock, MatchSettings, header_clock
 from referee.match.walk import event, observe
-from referee.process.bot import BotFault, BotProcess, Sent
+from referee.process.bot import BotFault, BotProcess, BotStats, Sent
 from referee.process.isolation.sandbox import SandboxPolicy
-from referee.process.pool import BotPool, PoolKey, pool_key
+from referee.process.pool import BotPool, PoolKey, close_all, pool_key
 from referee.process.protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -724,15 +724,16 @@ async def _finish(
     reason: str,
 ) -> None:
     result = MatchResult(scores=scores, ranks=ranks)
-
-    async def one(seat: _Seat) -> None:
-        assert seat.bot is not None
-        await seat.bot.tell(
-            End(result=result, verdicts=verdicts, reason=reason, events=seat.events)
-        )
-        seat.events = []
-
-    await asyncio.gather(*(one(s) for s in seats if s.live))
+    unread: list[Awaitable[None]] = []  # bots whose input is full: waited for together
+    for seat in seats:
+        if seat.live:
+            assert seat.bot is not None
+            end = End(result=result, verdicts=verdicts, reason=reason, events=seat.events)
+            if seat.bot.post(end):
+                unread.append(seat.bot.flush())
+            seat.events = []
+    if unread:
+        await asyncio.gather(*unread)
 
 
 async def _obtain(
@@ -754,31 +755,45 @@ async def _obtain(
     def log(seat: int) -> Path | None:
         return log_dir / f"seat{seat}.stderr.log" if log_dir else None
 
-    async def one(spec: BotSpec, key: PoolKey, seat: int) -> BotProcess | BotFault:
-        proc = pool.take(key, tag) if pool is not None and not fresh else None
-        if proc is not None:
-            proc.next_match(log(seat))
-        else:
-            try:
-                proc = await BotProcess.spawn(
-                    spec, stderr_path=log(seat), limits=limits, sandbox=policy
-                )
-            except BotFault as fault:
-                return fault
-            if pool is not None:
-                pool.spawned += 1
-        proc.matches += 1
-        proc.blocks.add(tag)
+    async def spawn(spec: BotSpec, seat: int) -> BotProcess | BotFault:
+        try:
+            proc = await BotProcess.spawn(
+                spec, stderr_path=log(seat), limits=limits, sandbox=policy
+            )
+        except BotFault as fault:
+            return fault
+        if pool is not None:
+            pool.spawned += 1
         return proc
 
-    got = await asyncio.gather(*map(one, bots, keys, numbers), return_exceptions=True)
+    # Idle processes first, with no task (a tournament's usual case: every seat's
+    # process is taken from the pool), then the missing ones spawned together.
+    got: list[BotProcess | BotFault | BaseException | None] = []
+    for key, seat in zip(keys, numbers, strict=True):
+        idle = pool.take(key, tag) if pool is not None and not fresh else None
+        if idle is not None:
+            try:
+                idle.next_match(log(seat))
+            except Exception as exc:  # the referee's own (its stderr log): raised below
+                got.append(exc)
+                await idle.close(graceful=False)
+                continue
+        got.append(idle)
+    missing = [i for i, g in enumerate(got) if g is None]
+    if missing:
+        spawned = await asyncio.gather(
+            *(spawn(bots[i], numbers[i]) for i in missing), return_exceptions=True
+        )
+        for i, g in zip(missing, spawned, strict=True):
+            got[i] = g
     broken = [g for g in got if isinstance(g, BaseException) and not isinstance(g, BotFault)]
     if broken:  # the referee's own failure: no process it did start is left behind
-        await asyncio.gather(
-            *(g.close(graceful=False) for g in got if isinstance(g, BotProcess)),
-            return_exceptions=True,
-        )
+        await close_all([g for g in got if isinstance(g, BotProcess)], graceful=False)
         raise broken[0]
+    for proc in got:
+        if isinstance(proc, BotProcess):
+            proc.matches += 1
+            proc.blocks.add(tag)
     return cast(list[BotProcess | BotFault], got)
 
 
@@ -791,23 +806,26 @@ def _covered(resolved: Sequence[str], hidden: Sequence[str]) -> bool:
 
 async def _close_all(seats: list[_Seat], pool: BotPool | None, keys: Sequence[PoolKey]) -> None:
     """End every seat's process, or hand it back to ``pool`` (a finished match, verdict
-    ``ok``, and the bot reusable)."""
-
-    async def one(seat: _Seat, key: PoolKey) -> None:
-        if seat.bot is not None:
-            stats = seat.bot.stats  # this match's: a reused bot gets a new object
-            seat.outcome.peak_mb = seat.bot.peak_memory_mb()
-            if pool is not None and seat.outcome.verdict == "ok":
-                await pool.give_back(key, seat.bot)  # closes it if it is not reusable
-            else:
-                await seat.bot.close(graceful=seat.outcome.verdict == "ok")
-            seat.outcome.unsolicited_lines = stats.unsolicited_lines
-            seat.outcome.stderr_dropped = stats.stderr_dropped
-
+    ``ok``, and the bot reusable); the processes to end are ended together, and no
+    task is made when every one goes back to the pool."""
+    ending: list[Awaitable[int | None]] = []
+    ended: list[tuple[_Seat, BotStats]] = []
     # ``seats`` is empty when starting the bots failed (their processes are closed).
-    await asyncio.gather(
-        *(one(s, k) for s, k in zip(seats, keys, strict=False)), return_exceptions=True
-    )
+    for seat, key in zip(seats, keys, strict=False):
+        bot = seat.bot
+        if bot is None:
+            continue
+        ended.append((seat, bot.stats))  # this match's: a reused bot gets a new object
+        seat.outcome.peak_mb = bot.peak_memory_mb()
+        if pool is not None and seat.outcome.verdict == "ok":
+            ending += (proc.close() for proc in pool.keep(key, bot))  # unless reusable
+        else:
+            ending.append(bot.close(graceful=seat.outcome.verdict == "ok"))
+    if ending:
+        await asyncio.gather(*ending, return_exceptions=True)
+    for seat, stats in ended:  # counted until its stderr closed
+        seat.outcome.unsolicited_lines = stats.unsolicited_lines
+        seat.outcome.stderr_dropped = stats.stderr_dropped
 
 
 __all__ = [

@@ -277,7 +277,7 @@ class BotProcess:
             program = bot_filter()
             if program is not None:  # no core binding undone, no user namespace
                 options += ["--seccomp", str(_pipe_with(program, passed))]
-            data = b"".join(os.fsencode(arg) + b"\0" for arg in options)
+            data = os.fsencode("".join(arg + "\0" for arg in options))
             options_fd = _pipe_with(data, passed)
             # Limits first, as root where the referee is: the program is then run by
             # setpriv, dropping to the bot's uid, exactly as without limits.
@@ -603,11 +603,26 @@ class BotProcess:
 
     async def tell(self, end: End) -> None:
         """Send a message that needs no answer (``end``); errors are ignored, and a bot
-        that leaves its input full gets at most ``exit_grace_s`` for it to drain."""
-        deadline = asyncio.get_running_loop().time() + self.limits.exit_grace_s
+        that leaves its input full gets at most ``exit_grace_s`` for it to drain
+        (:meth:`post`, then :meth:`flush` if needed)."""
+        if self.post(end):
+            await self.flush()
+
+    def post(self, end: End) -> bool:
+        """Write a message that needs no answer (``end``) without waiting: True if part
+        of it waits for the bot to read its input (:meth:`flush` then).  Errors are
+        ignored (False: nothing more can be written)."""
+        try:
+            return self._write(encode(end))
+        except BotFault:
+            return False
+
+    async def flush(self) -> None:
+        """Wait at most ``exit_grace_s`` for the bot to read what waits of its input;
+        errors (the bot gone, the time up) are ignored."""
+        deadline = self._loop.time() + self.limits.exit_grace_s
         with contextlib.suppress(BotFault, TimeoutError):
-            if self._write(encode(end)):
-                await self._drain(deadline)
+            await self._drain(deadline)
 
     # -- shutdown ----------------------------------------------------------------
 

@@ -110,14 +110,21 @@ class BotPool:
     async def give_back(self, key: PoolKey, proc: BotProcess) -> None:
         """Keep ``proc`` for a later match of ``key`` if it is reusable and there is
         room (else close it, or close the least recently used idle process)."""
+        await close_all(self.keep(key, proc))
+
+    def keep(self, key: PoolKey, proc: BotProcess) -> list[BotProcess]:
+        """What :meth:`give_back` does without waiting: ``proc`` joins the idle ones
+        if it is reusable (and the pool keeps any), and the processes to close are
+        returned, no longer in the pool: ``proc`` itself if it is not kept, and those
+        :meth:`prune` would close.  A match hands back its bots with no task when
+        nothing is to be closed."""
         if self.max_idle == 0 or not proc.reusable():
-            await proc.close()
-            return
+            return [proc]
         self._idle[proc.pid] = (key, proc)
         self._freezing[proc.pid] = asyncio.get_running_loop().call_later(
             self.freeze_after_s, self._freeze, proc
         )
-        await self.prune()
+        return self._doomed()
 
     def _freeze(self, proc: BotProcess) -> None:
         """Start stopping ``proc`` (the timer of :meth:`give_back` ran out)."""
@@ -140,14 +147,18 @@ class BotPool:
 
     async def prune(self) -> None:
         """Close idle processes that died, then the oldest ones over ``max_idle``."""
+        await close_all(self._doomed())
+
+    def _doomed(self) -> list[BotProcess]:
+        """Take out of the pool, and return, the idle processes that died and then the
+        oldest ones over ``max_idle`` (:meth:`prune` closes them)."""
         doomed = [pid for pid, (_, proc) in self._idle.items() if not proc.reusable()]
         while len(self._idle) - len(doomed) > self.max_idle:
             oldest = next(pid for pid in self._idle if pid not in doomed)
             doomed.append(oldest)
         for pid in doomed:
             self._unschedule(pid)
-        procs = [self._idle.pop(pid)[1] for pid in doomed]
-        await asyncio.gather(*(p.close() for p in procs), return_exceptions=True)
+        return [self._idle.pop(pid)[1] for pid in doomed]
 
     async def close(self) -> None:
         """Close every idle process (stdin closed, then TERM, KILL; workdirs removed)."""
@@ -155,7 +166,14 @@ class BotPool:
             self._unschedule(pid)
         procs = [proc for _, proc in self._idle.values()]
         self._idle.clear()
-        await asyncio.gather(*(p.close() for p in procs), return_exceptions=True)
+        await close_all(procs)
+
+
+async def close_all(procs: list[BotProcess], graceful: bool = True) -> None:
+    """Close ``procs`` together (:meth:`BotProcess.close`), their errors ignored; no
+    task at all for an empty list."""
+    if procs:
+        await asyncio.gather(*(p.close(graceful=graceful) for p in procs), return_exceptions=True)
 
 
 # -- one lasting loop and pool per process (tournament and regress workers) -------

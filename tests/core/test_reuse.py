@@ -138,6 +138,65 @@ def test_a_bot_that_died_while_idle_is_replaced_without_a_verdict(tmp_path: Path
     assert pids(tmp_path, 0)[0] != pids(tmp_path, 1)[0]
 
 
+def test_the_pool_keeps_at_most_max_idle_and_ends_the_rest(tmp_path: Path) -> None:
+    """Bots handed back over ``max_idle`` are ended with the match (the oldest idle
+    ones first), and their seats' outcomes are complete."""
+    pool = BotPool(max_idle=1)
+
+    async def scenario() -> tuple[MatchOutcome, list[int], list[int]]:
+        out = await play(tmp_path, pool, [bot("a"), bot("b")], 0)
+        kept = [p.pid for p in pool.idle()]
+        ended = [p for p in played if p.pid not in kept]
+        codes = [await asyncio.wait_for(p.process.wait(), 10) for p in ended]
+        await pool.close()
+        return out, kept, codes
+
+    played: list[referee.process.bot.BotProcess] = []
+    spawn = referee.process.bot.BotProcess.spawn
+
+    async def spy(*args: object, **kwargs: object) -> referee.process.bot.BotProcess:
+        proc = await spawn(*args, **kwargs)  # type: ignore[arg-type]
+        played.append(proc)
+        return proc
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(referee.process.bot.BotProcess, "spawn", spy)
+        out, kept, codes = asyncio.run(scenario())
+    assert out.verdicts == ["ok", "ok"] and len(played) == 2
+    assert len(kept) == 1 and len(codes) == 1 and codes[0] is not None
+    assert all(s.moves > 0 and s.unsolicited_lines == 0 for s in out.seats)
+
+
+def test_a_pooled_bot_whose_log_cannot_open_is_ended_and_the_error_raised(
+    tmp_path: Path,
+) -> None:
+    """The referee's own failure while taking an idle process (its stderr log cannot
+    be opened) is raised by the match, and that process is ended, not lost."""
+    pool = BotPool()
+    logs = tmp_path / "logs"
+
+    async def scenario() -> tuple[list[int], BaseException | None]:
+        kw = {"clock": CLOCK, "fsync": False, "sandbox": hidden(tmp_path), "pool": pool}
+        lineup = [bot("a"), bot("b")]
+        await run_match(GAME, lineup, seed=0, log_dir=logs, reuse_tag="x", **kw)  # type: ignore[arg-type]
+        idle = list(pool.idle())
+        (logs / "seat0.stderr.log").unlink()
+        (logs / "seat0.stderr.log").mkdir()  # opening it for writing fails
+        failure = None
+        try:
+            await run_match(GAME, lineup, seed=1, log_dir=logs, reuse_tag="y", **kw)  # type: ignore[arg-type]
+        except OSError as exc:
+            failure = exc
+        codes = [await asyncio.wait_for(p.process.wait(), 10) for p in idle]
+        await pool.close()
+        return codes, failure
+
+    codes, failure = asyncio.run(scenario())
+    assert isinstance(failure, IsADirectoryError)
+    assert all(code is not None for code in codes)  # both processes ended
+    assert len(pool) == 0
+
+
 def test_a_cpu_time_limit_turns_reuse_off(tmp_path: Path) -> None:
     pool = BotPool()
     lineup = [bot("a"), bot("b")]

@@ -39,7 +39,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
@@ -145,6 +145,33 @@ def _system_binds() -> list[str]:
         elif os.path.isdir(top):
             argv += ["--ro-bind", top, top]
     return argv
+
+
+@functools.lru_cache(maxsize=16)
+def _common_options(network: bool, disk_mb: int) -> tuple[str, ...]:
+    """The ``bwrap`` program and the options every bot of these settings gets, before
+    its own paths: namespaces, the system directories, ``/proc``, ``/dev``, the
+    private ``/tmp`` (and ``/dev/shm``), the host counters' copies.  Built once per
+    process and settings: the host's layout of system directories, the copies
+    (:func:`_host_snapshot`) and bubblewrap's abilities do not change under a running
+    referee.  Raises :class:`OSError` if the copies cannot be written (not cached)."""
+    exe = shutil.which("bwrap") or "bwrap"
+    sized = _sized_tmpfs()
+    size = ["--size", str(disk_mb * MIB)] if sized else []
+    prefix = [exe, *_bwrap_base(network), *_system_binds()]
+    prefix += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", *size, "--tmpfs", "/tmp"]
+    if sized:  # /dev itself read-only (it is writable in a user namespace), shm capped
+        prefix += ["--perms", "1777", *size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+    return (*prefix, *host_masks())
+
+
+@functools.lru_cache(maxsize=64)
+def _visible_cached(argv: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`visible_dirs` of ``argv``, resolved once per process and command line
+    (a spawn resolves about 50 paths; a bot's program and arguments stay where they
+    are while a run uses them, and a directory that vanished only fails that bot's
+    start)."""
+    return tuple(visible_dirs(argv))
 
 
 @functools.cache
@@ -297,17 +324,12 @@ def bwrap_prefix(
     read-only, so a bot can fill neither the referee's disk nor the memory;
     elsewhere the working directory is ``workdir`` itself.
     """
-    exe = shutil.which("bwrap") or "bwrap"
     sized = _sized_tmpfs()
     size = ["--size", str(disk_mb * MIB)] if sized else []
-    prefix = [exe, *_bwrap_base(policy.network), *_system_binds()]
-    prefix += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", *size, "--tmpfs", "/tmp"]
-    if sized:  # /dev itself read-only (it is writable in a user namespace), shm capped
-        prefix += ["--perms", "1777", *size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
-    prefix += host_masks()
-    visible = visible_dirs(argv)
+    prefix = list(_common_options(policy.network, disk_mb))
+    visible = _visible_cached(tuple(argv))
     # Parents bwrap would create for a bind are private (0700): make them traversable.
-    parents = {str(p) for path in [*visible, workdir] for p in Path(path).parents if str(p) != "/"}
+    parents = {up for path in (*visible, workdir) for up in _parents(path)}
     parents.discard("/tmp")
     for parent in sorted(parents, key=len):
         prefix += ["--perms", "0755", "--dir", parent]
@@ -323,7 +345,7 @@ def bwrap_prefix(
     prefix += ["--chdir", workdir, "--"]
     if uid is not None:
         prefix += [
-            shutil.which("setpriv") or "setpriv",
+            _setpriv(),
             f"--reuid={uid}",
             f"--regid={uid}",
             "--clear-groups",
@@ -333,6 +355,19 @@ def bwrap_prefix(
             "--",
         ]
     return prefix
+
+
+def _parents(path: str) -> Iterator[str]:
+    """The folders above the absolute, normalised ``path``, nearest first, ``/`` left
+    out."""
+    while (up := os.path.dirname(path)) != path and up != "/":
+        yield up
+        path = up
+
+
+@functools.cache
+def _setpriv() -> str:
+    return shutil.which("setpriv") or "setpriv"
 
 
 def prepare_workdir(workdir: str, uid: int | None) -> None:

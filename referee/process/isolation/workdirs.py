@@ -72,7 +72,12 @@ def remove_stale(under: str | None = None) -> int:
     many were removed.  Folders without a ``.lock`` are left alone."""
     removed = 0
     uid = os.geteuid()
-    for folder in Path(under or tempfile.gettempdir()).glob(PREFIX + "*"):
+    try:
+        with os.scandir(under or tempfile.gettempdir()) as entries:
+            found = [Path(e.path) for e in entries if e.name.startswith(PREFIX)]
+    except OSError:
+        return 0
+    for folder in found:
         try:
             if folder.is_symlink() or folder.lstat().st_uid != uid:
                 continue
