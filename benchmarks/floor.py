@@ -190,7 +190,7 @@ def run(kind: str, game: str, bot: str, decisions: int) -> float:
         if kind == "floor":
             return 1e6 * runner.run(floor_cpu(game, bot, decisions))
         record = kind == "referee+record"
-        cpu, _, _ = runner.run(matches_cpu(game, SEATS[game], bot, decisions, "none", True, record))
+        cpu = runner.run(matches_cpu(game, SEATS[game], bot, decisions, "none", True, record)).cpu
         return 1e6 * cpu
 
 

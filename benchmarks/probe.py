@@ -41,7 +41,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import referee
 
@@ -181,15 +181,45 @@ async def echo_cpu(echo: str, line: bytes, n: int, warm: int = 20) -> float:
     return cpu / n
 
 
+class MatchesCpu(NamedTuple):
+    """What :func:`matches_cpu` measured: referee CPU seconds per decision over the
+    whole run, the decisions and matches played, and the parts of the run that come
+    once per referee process: the first match's CPU seconds and decisions (the bots
+    spawned, the sandbox's and the referee's one-time set-up) and the pool's close
+    (every bot ended)."""
+
+    cpu: float
+    decisions: int
+    matches: int
+    first_s: float
+    first_decisions: int
+    close_s: float
+
+    @property
+    def once_per_decision(self) -> float:
+        """CPU seconds per decision of the whole run that the one-time parts add: the
+        first match's CPU beyond what its decisions cost in the later matches, plus
+        the pool's close, spread over every decision (NaN for a run of one match:
+        nothing to tell its first match from)."""
+        later = self.decisions - self.first_decisions
+        if later <= 0:
+            return float("nan")
+        rest = self.cpu * self.decisions - self.first_s - self.close_s
+        extra = self.first_s - self.first_decisions * rest / later + self.close_s
+        return extra / self.decisions
+
+
 async def matches_cpu(
     game: str, seats: int, bot: str, decisions: int, sandbox: str, reuse: bool, record: bool = True
-) -> tuple[float, int, int]:
-    """Referee CPU seconds per decision, decisions and matches played: matches of the
-    C random bot ``bot`` until ``decisions`` are played, each writing its record
-    (unless not ``record``; never fsynced) to a temporary folder."""
+) -> MatchesCpu:
+    """Referee CPU per decision, decisions and matches played, and the one-time parts
+    (:class:`MatchesCpu`): matches of the C random bot ``bot`` until ``decisions``
+    are played, each writing its record (unless not ``record``; never fsynced) to a
+    temporary folder."""
     g = get_game(game)
     pool = BotPool() if reuse else None
     played = matches = 0
+    first_s, first_decisions, close_s = 0.0, 0, 0.0
     with tempfile.TemporaryDirectory() as tmp:
         policy = SandboxPolicy(sandbox, False, (tmp,))
         start = time.process_time()
@@ -210,17 +240,21 @@ async def matches_cpu(
                 raise SystemExit(f"{game}: a C random bot faulted: {faults[0]}")
             played += sum(s.moves for s in out.seats)
             matches += 1
+            if matches == 1:
+                first_s, first_decisions = time.process_time() - start, played
         if pool is not None:
+            closing = time.process_time()
             await pool.close()
+            close_s = time.process_time() - closing
         cpu = time.process_time() - start
-    return cpu / played, played, matches
+    return MatchesCpu(cpu / played, played, matches, first_s, first_decisions, close_s)
 
 
 def match(args: dict[str, Any]) -> dict[str, Any]:
     act = first_act(args["game"], args["seats"])
     line = encode(act)
     echo = run(args["loop"], echo_cpu(args["echo"], line, 2000))
-    cpu, played, matches = run(
+    got = run(
         args["loop"],
         matches_cpu(
             args["game"],
@@ -231,7 +265,16 @@ def match(args: dict[str, Any]) -> dict[str, Any]:
             args["reuse"],
         ),
     )
-    return {"echo": echo, "cpu": cpu, "decisions": played, "matches": matches, "bytes": len(line)}
+    return {
+        "echo": echo,
+        "cpu": got.cpu,
+        "decisions": got.decisions,
+        "matches": got.matches,
+        "once": got.once_per_decision,
+        "first_s": got.first_s,
+        "close_s": got.close_s,
+        "bytes": len(line),
+    }
 
 
 async def act_cpu(argv: list[str], act: Any, n: int, warm: int = 20) -> float:

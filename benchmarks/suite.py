@@ -210,6 +210,8 @@ class Suite:
                 echo = med(echoes)
                 for side in self.sides:
                     cpus = [r["cpu"] * 1e6 for r in got[side.label]]
+                    # Older probes' results lack the one-time part: shown as nan.
+                    once = [r.get("once", float("nan")) * 1e6 for r in got[side.label]]
                     rows.append(
                         [
                             game,
@@ -219,6 +221,7 @@ class Suite:
                             f"{min(echoes):.1f}-{max(echoes):.1f}",
                             med(cpus),
                             min(cpus),
+                            med(once),
                             med(cpus) / echo,
                             min(cpus) / echo,
                         ]
@@ -229,7 +232,10 @@ class Suite:
             f"Referee CPU per decision in real matches of the C random bot (sandbox "
             f"{self.sandbox}, reuse on, about 1500 decisions a run), against the raw echo "
             f"of the game's first act on the same loop (the median of both sides' echo "
-            f"runs, and their range); {self.header()}:"
+            f"runs, and their range); 'once per process': the part of each figure that a "
+            f"run pays once, spread over its decisions (the first match's CPU beyond "
+            f"what its decisions cost later: the bots' spawns in the sandbox and the "
+            f"referee's set-up; and ending the pool's bots); {self.header()}:"
         )
         headers = [
             "game",
@@ -239,6 +245,7 @@ class Suite:
             "echo range",
             "referee us/decision (median)",
             "(min)",
+            "of which once per process",
             "÷ echo (median)",
             "(min)",
         ]

@@ -4,6 +4,7 @@ a probe runs in the side's own interpreter and is refused when it imported anoth
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from benchmarks.baseline import Side, alternate, current, run_probe
 from benchmarks.figures import Spread
 from benchmarks.players import STAMP_UCI_PY
-from benchmarks.probe import lookup, stamp_gaps
+from benchmarks.probe import MatchesCpu, lookup, stamp_gaps
 from referee.games import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,3 +99,12 @@ def test_a_name_an_old_layout_lacks_fails_only_when_used() -> None:
     with pytest.raises(ImportError, match="no_such_name"):
         _ = missing.anything
     assert lookup("get_game", "referee.no_such_module", "referee.games") is get_game
+
+
+def test_the_one_time_part_is_the_first_match_beyond_its_later_cost_plus_the_close() -> None:
+    # 1000 decisions, 0.1 s in all: the first match 0.03 s for 200 of them, the close
+    # 0.005 s; the 800 later decisions cost 0.065 s (81.25 us each), so the first match
+    # costs 0.03 - 200 * 81.25e-6 = 0.01375 s more than later ones would.
+    got = MatchesCpu(1e-4, 1000, 5, 0.03, 200, 0.005)
+    assert got.once_per_decision == pytest.approx((0.01375 + 0.005) / 1000)
+    assert math.isnan(MatchesCpu(1e-4, 1000, 1, 0.1, 1000, 0.0).once_per_decision)
