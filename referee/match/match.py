@@ -816,11 +816,14 @@ async def _close_all(seats: list[_Seat], pool: BotPool | None, keys: Sequence[Po
         if bot is None:
             continue
         ended.append((seat, bot.stats))  # this match's: a reused bot gets a new object
-        seat.outcome.peak_mb = bot.peak_memory_mb()
-        if pool is not None and seat.outcome.verdict == "ok":
-            ending += (proc.close() for proc in pool.keep(key, bot))  # unless reusable
-        else:
-            ending.append(bot.close(graceful=seat.outcome.verdict == "ok"))
+        try:
+            seat.outcome.peak_mb = bot.peak_memory_mb()
+            if pool is not None and seat.outcome.verdict == "ok":
+                ending += (proc.close() for proc in pool.keep(key, bot))  # unless reusable
+                continue
+        except Exception:  # the referee's own failure: the bot is ended, never lost
+            pass
+        ending.append(bot.close(graceful=seat.outcome.verdict == "ok"))
     if ending:
         await asyncio.gather(*ending, return_exceptions=True)
     for seat, stats in ended:  # counted until its stderr closed

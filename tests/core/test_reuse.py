@@ -138,7 +138,23 @@ def test_a_bot_that_died_while_idle_is_replaced_without_a_verdict(tmp_path: Path
     assert pids(tmp_path, 0)[0] != pids(tmp_path, 1)[0]
 
 
-def test_the_pool_keeps_at_most_max_idle_and_ends_the_rest(tmp_path: Path) -> None:
+def spawned(monkeypatch: pytest.MonkeyPatch) -> list[referee.process.bot.BotProcess]:
+    """Every bot process started from now on (the list fills as they start)."""
+    found: list[referee.process.bot.BotProcess] = []
+    spawn = referee.process.bot.BotProcess.spawn
+
+    async def spy(*args: object, **kwargs: object) -> referee.process.bot.BotProcess:
+        proc = await spawn(*args, **kwargs)  # type: ignore[arg-type]
+        found.append(proc)
+        return proc
+
+    monkeypatch.setattr(referee.process.bot.BotProcess, "spawn", spy)
+    return found
+
+
+def test_the_pool_keeps_at_most_max_idle_and_ends_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Bots handed back over ``max_idle`` are ended with the match (the oldest idle
     ones first), and their seats' outcomes are complete."""
     pool = BotPool(max_idle=1)
@@ -151,17 +167,8 @@ def test_the_pool_keeps_at_most_max_idle_and_ends_the_rest(tmp_path: Path) -> No
         await pool.close()
         return out, kept, codes
 
-    played: list[referee.process.bot.BotProcess] = []
-    spawn = referee.process.bot.BotProcess.spawn
-
-    async def spy(*args: object, **kwargs: object) -> referee.process.bot.BotProcess:
-        proc = await spawn(*args, **kwargs)  # type: ignore[arg-type]
-        played.append(proc)
-        return proc
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(referee.process.bot.BotProcess, "spawn", spy)
-        out, kept, codes = asyncio.run(scenario())
+    played = spawned(monkeypatch)
+    out, kept, codes = asyncio.run(scenario())
     assert out.verdicts == ["ok", "ok"] and len(played) == 2
     assert len(kept) == 1 and len(codes) == 1 and codes[0] is not None
     assert all(s.moves > 0 and s.unsolicited_lines == 0 for s in out.seats)
@@ -195,6 +202,30 @@ def test_a_pooled_bot_whose_log_cannot_open_is_ended_and_the_error_raised(
     assert isinstance(failure, IsADirectoryError)
     assert all(code is not None for code in codes)  # both processes ended
     assert len(pool) == 0
+
+
+def test_a_referee_failure_while_handing_bots_back_ends_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Were reading a bot's peak memory to fail at the end of a match, its process is
+    ended instead of kept, and the match's result still stands."""
+    pool = BotPool()
+
+    def broken(self: referee.process.bot.BotProcess) -> float | None:
+        raise RuntimeError("peak memory unreadable (test)")
+
+    async def scenario() -> tuple[MatchOutcome, int, list[int]]:
+        out = await play(tmp_path, pool, [bot("a"), bot("b")], 0)
+        kept = len(pool)
+        codes = [await asyncio.wait_for(p.process.wait(), 10) for p in played]
+        await pool.close()
+        return out, kept, codes
+
+    played = spawned(monkeypatch)
+    monkeypatch.setattr(referee.process.bot.BotProcess, "peak_memory_mb", broken)
+    out, kept, codes = asyncio.run(scenario())
+    assert out.verdicts == ["ok", "ok"] and out.reason == "finished"
+    assert kept == 0 and len(codes) == 2  # both ended by the match, none kept
 
 
 def test_a_cpu_time_limit_turns_reuse_off(tmp_path: Path) -> None:
