@@ -235,7 +235,8 @@ class Suite:
             f"runs, and their range); 'once per process': the part of each figure that a "
             f"run pays once, spread over its decisions (the first match's CPU beyond "
             f"what its decisions cost later: the bots' spawns in the sandbox and the "
-            f"referee's set-up; and ending the pool's bots); {self.header()}:"
+            f"referee's set-up; and ending the pool's bots; nan where a run was one "
+            f"match); {self.header()}:"
         )
         headers = [
             "game",
