@@ -433,3 +433,32 @@ def test_a_sandboxed_bot_cannot_make_a_user_namespace(bwrap: SandboxPolicy) -> N
     assert ready_name(NAMESPACER, bwrap)[0] == "Operation not permitted,thread,child"
     if os.geteuid() == 0:
         assert ready_name(NAMESPACER, SandboxPolicy("none"))[0] == "made,thread,child"
+
+
+def test_the_options_built_once_still_hide_what_each_spawn_must_hide(tmp_path: Path) -> None:
+    """The options every bot shares and a command line's visible folders are built once
+    per process; the paths to hide are still looked at for every spawn (a folder made
+    after the first bot started is hidden from the next one), and the options are the
+    same as a fresh build's."""
+    from referee.process.isolation import sandbox
+
+    folder = tmp_path.resolve() / "bot"
+    folder.mkdir()
+    (folder / "bot.py").write_text("")
+    argv = [sys.executable, str(folder / "bot.py")]
+    secret = folder / "secret"
+    policy = SandboxPolicy("bwrap", False, (str(secret),))
+
+    def hides(options: list[str]) -> bool:
+        return any(options[i : i + 2] == ["--tmpfs", str(secret)] for i in range(len(options)))
+
+    before = sandbox.bwrap_prefix(argv, "/tmp/bot-1", policy, 64, None)
+    secret.mkdir()
+    after = sandbox.bwrap_prefix(argv, "/tmp/bot-1", policy, 64, None)
+    assert not hides(before) and hides(after)
+    after.append("--changed-by-the-caller")
+    again = sandbox.bwrap_prefix(argv, "/tmp/bot-1", policy, 64, None)
+    assert again == after[:-1]  # the caller's list is its own copy
+    sandbox._common_options.cache_clear()
+    sandbox._visible_cached.cache_clear()
+    assert sandbox.bwrap_prefix(argv, "/tmp/bot-1", policy, 64, None) == again
