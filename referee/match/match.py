@@ -454,8 +454,9 @@ class Match:
                 self._listening.listen(None)
                 self._listening = None
 
-    def _listen(self) -> None:
-        """Hear the seat on move's output (and only its) from the event loop."""
+    def _listen(self) -> BotProcess:
+        """Hear the seat on move's output (and only its) from the event loop; returns
+        that seat's bot."""
         bot = self.seats[self._mover].bot
         assert bot is not None
         if self._listening is not bot:
@@ -463,6 +464,7 @@ class Match:
                 self._listening.listen(None)
             self._listening = bot
         bot.listen(self._heard, self._sent.deadline)
+        return bot
 
     def _heard(self) -> None:
         """The seat on move's output moved, or its deadline passed: take a plain reply
@@ -497,10 +499,7 @@ class Match:
             if not isinstance(need, Sent):
                 done.set_result(need)
                 return
-            self._listen()
-            bot = self.seats[self._mover].bot
-            assert bot is not None
-            if not bot.quiet(need):  # its output is here, or its input is full
+            if not self._listen().quiet(need):  # its output is here, or its input is full
                 self._loop.call_soon(self._heard)
         except Exception as exc:  # the engine's or the referee's own: raised by loop()
             done.set_exception(exc)

@@ -163,27 +163,13 @@ class RecordWriter:
 
     def write(self, line: RecordLine) -> None:
         """Append one line (encoded with its newline; written out in whole lines once
-        ``BUFFER_BYTES`` have gathered), after the lines :meth:`write_soon` holds.
+        ``BUFFER_BYTES`` have gathered), after the lines :meth:`hold` keeps.
         Raises ValueError after :meth:`finish`."""
         if self._fd is None:
             raise ValueError("record already finished")
         if self._later:
             self._write_later()
         self._append(line)
-
-    def write_soon(self, line: RecordLine) -> None:
-        """Append ``line`` when the running event loop next runs its callbacks, that
-        is once the caller has yielded: a match hands a move's line over before it
-        asks the next seat, and the line is encoded while that seat thinks, off the
-        path from one bot's reply to the next bot's request.  Lines keep their order
-        with every other write (:meth:`write`, :meth:`finish` and :meth:`close` first
-        append the lines waiting here).  Raises ValueError after :meth:`finish` and
-        RuntimeError without a running event loop."""
-        if self._fd is None:
-            raise ValueError("record already finished")
-        self._later.append(line)
-        if len(self._later) == 1:
-            self._running_loop().call_soon(self._write_later)
 
     def hold(self, line: RecordLine) -> None:
         """Keep ``line``, in order with every other line, until :data:`HOLD_LINES`
@@ -213,7 +199,7 @@ class RecordWriter:
             self._timer = self._running_loop().call_later(self._flush_after, self._due)
 
     def release(self) -> None:
-        """Append the lines :meth:`hold` and :meth:`write_soon` keep."""
+        """Append the lines :meth:`hold` keeps."""
         if self._later:
             self._write_later()
 

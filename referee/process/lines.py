@@ -63,12 +63,7 @@ class _Lines(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         self._buffer += data
         if b"\n" in data or len(self._buffer) >= self._limit:
-            waiter = self._waiter
-            if waiter is not None:
-                if not waiter.done():
-                    waiter.set_result(None)
-            elif self.listener is not None:
-                self.listener()
+            self._wake()
         if not self._paused and len(self._buffer) > 2 * self._limit and self._transport:
             self._paused = True
             self._transport.pause_reading()
@@ -113,9 +108,7 @@ class _Lines(asyncio.Protocol):
                 if self.error is not None:
                     raise self.error
                 raise asyncio.IncompleteReadError(bytes(self._buffer), None)
-            self._deadline = deadline
-            if self._timer is None or self._timer_at > deadline:
-                self._arm(deadline)
+            self.expect(deadline)
             waiter = self._waiter = self._loop.create_future()
             try:
                 await waiter
@@ -143,8 +136,9 @@ class _Lines(asyncio.Protocol):
             self._transport.resume_reading()
 
     def expect(self, deadline: float) -> None:
-        """Have :attr:`listener` called at ``deadline`` (event loop time, s) if no read
-        waits by then (the same lazily armed timer as :meth:`readline`'s)."""
+        """Have the read waiting at ``deadline`` (event loop time, s) time out then, or,
+        where none waits, :attr:`listener` called (one lazily armed timer: re-armed
+        only for an earlier deadline)."""
         self._deadline = deadline
         if self._timer is None or self._timer_at > deadline:
             self._arm(deadline)

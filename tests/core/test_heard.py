@@ -17,9 +17,9 @@ import pytest
 
 from referee.match.match import Clock, MatchOutcome, run_match
 from referee.match.record import MoveLine, read_record
-from referee.process.bot import BotProcess
 from referee.process.spec import BotSpec
 from tests.core.toygame import GAME, RaceState
+from tests.zoo.procs import spawned
 
 ROOT = Path(__file__).resolve().parents[2]
 ZOO = ROOT / "tests" / "zoo" / "zoo_bot.py"
@@ -88,13 +88,7 @@ def test_an_engine_error_in_a_ply_played_from_the_callback_is_raised(
 ) -> None:
     """An exception of the engine's while a reply is taken in the event loop's
     callback is the match's exception (not lost in the loop), and no bot is left."""
-    started: list[BotProcess] = []
-    spawn = BotProcess.spawn
-
-    async def spawned(spec: BotSpec, **kw: Any) -> BotProcess:
-        started.append(await spawn(spec, **kw))
-        return started[-1]
-
+    started = spawned(monkeypatch)
     apply = RaceState.apply_action
     calls = [0]
 
@@ -104,7 +98,6 @@ def test_an_engine_error_in_a_ply_played_from_the_callback_is_raised(
             raise RuntimeError("the engine broke")
         apply(self, action)
 
-    monkeypatch.setattr(BotProcess, "spawn", spawned)
     monkeypatch.setattr(RaceState, "apply_action", failing)
     with pytest.raises(RuntimeError, match="the engine broke"):
         play([bot("plain"), bot("plain")], tmp_path / "m.jsonl")

@@ -27,7 +27,7 @@ from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.resultsdb import MatchRow
 from referee.tournament.run import create_run, run_tournament
 from tests.core.toygame import GAME
-from tests.zoo.procs import scheduler_state
+from tests.zoo.procs import scheduler_state, spawned
 
 ROOT = Path(__file__).resolve().parents[2]
 REUSE_BOT = Path(__file__).with_name("reuse_bot.py")
@@ -136,20 +136,6 @@ def test_a_bot_that_died_while_idle_is_replaced_without_a_verdict(tmp_path: Path
     out = asyncio.run(series(tmp_path, [lineup] * 2, ["x", "y"], pool))
     assert [o.verdicts for o in out] == [["ok", "ok"]] * 2
     assert pids(tmp_path, 0)[0] != pids(tmp_path, 1)[0]
-
-
-def spawned(monkeypatch: pytest.MonkeyPatch) -> list[referee.process.bot.BotProcess]:
-    """Every bot process started from now on (the list fills as they start)."""
-    found: list[referee.process.bot.BotProcess] = []
-    spawn = referee.process.bot.BotProcess.spawn
-
-    async def spy(*args: object, **kwargs: object) -> referee.process.bot.BotProcess:
-        proc = await spawn(*args, **kwargs)  # type: ignore[arg-type]
-        found.append(proc)
-        return proc
-
-    monkeypatch.setattr(referee.process.bot.BotProcess, "spawn", spy)
-    return found
 
 
 def test_the_pool_keeps_at_most_max_idle_and_ends_the_rest(

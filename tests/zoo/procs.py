@@ -30,6 +30,20 @@ def require(problem: str | None, what: str) -> None:
         pytest.skip(problem)
 
 
+def spawned(monkeypatch: pytest.MonkeyPatch) -> list[BotProcess]:
+    """Every bot process started from now on (the list fills as they start)."""
+    found: list[BotProcess] = []
+    spawn = BotProcess.spawn
+
+    async def spy(*args: object, **kwargs: object) -> BotProcess:
+        proc = await spawn(*args, **kwargs)  # type: ignore[arg-type]
+        found.append(proc)
+        return proc
+
+    monkeypatch.setattr(BotProcess, "spawn", spy)
+    return found
+
+
 def frozen_by_cgroup(pid: int) -> bool:
     """True if ``pid`` is in a cgroup v2 group its freezer holds frozen
     (``cgroup.events``; the referee uses no v1 freezer, see
