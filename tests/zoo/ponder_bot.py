@@ -11,7 +11,9 @@
 * ``bomb``: after its first reply, forks ``N`` sleeping processes (a fork bomb),
   then answers every ``act`` at once.
 * ``think``: sleeps 150 ms before every answer (a seat that is on move a while).
-* ``early``: the crowd of ``crowd``, started as soon as it has answered ``start``.
+* ``early``: the crowd of ``crowd``, started as it answers ``start`` (the whole crowd
+  is up when ``ready`` goes out, so the referee's stop, 10 ms later, cannot catch
+  the bot half-way through starting it).
 * ``slow_start``: sleeps 500 ms before answering ``start``, then answers at once.
 * ``held_start``: answers ``start`` only once it has received ``SIGWINCH`` (whose
   default action is to ignore it, so a signal that comes too early is lost, not
@@ -71,10 +73,10 @@ def main() -> None:
                 time.sleep(0.5)
             if MODE == "held_start":
                 held_start()
-            send({"type": "ready", "name": f"ponder-{MODE}"})
             if MODE == "early":
                 started = True
                 crowd(True)
+            send({"type": "ready", "name": f"ponder-{MODE}"})
         elif msg["type"] == "act":
             if MODE == "think":
                 time.sleep(0.15)

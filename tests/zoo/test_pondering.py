@@ -193,7 +193,7 @@ def bot_pids(tag: str) -> list[int]:
 @pytest.mark.parametrize("ponder", [False, True])
 def test_a_bot_ready_early_is_stopped_while_the_others_start(ponder: bool, tmp_path: Path) -> None:
     """The same attack during start-up: the attacker answers start at once and starts
-    its crowd while the others are held in start-up; it is stopped meanwhile.
+    its crowd as it answers while the others are held in start-up; it is stopped meanwhile.
 
     The others answer ``start`` only when the test releases them, once it has
     sampled the crowd (every process up) enough times: the verdict rests on counts of
