@@ -8,8 +8,9 @@
   enough not to slow the other tests of a parallel run; the attack itself would
   compute all the time).
 * ``children``: the same crowd, but as the bot's own children (no double fork).
-* ``bomb``: after its first reply, forks ``N`` sleeping processes (a fork bomb),
-  then answers every ``act`` at once.
+* ``bomb``: on its first ``act``, forks ``N`` sleeping processes (a fork bomb)
+  before it answers (so the bomb is whole when the next seat is on move, however
+  slowly the machine forks), then answers every ``act`` at once.
 * ``think``: sleeps 150 ms before every answer (a seat that is on move a while).
 * ``early``: the crowd of ``crowd``, started as it answers ``start`` (the whole crowd
   is up when ``ready`` goes out, so the referee's stop, 10 ms later, cannot catch
@@ -80,16 +81,16 @@ def main() -> None:
         elif msg["type"] == "act":
             if MODE == "think":
                 time.sleep(0.15)
-            send({"type": "action", "id": msg["id"], "index": 0})
-            if MODE in ("crowd", "children") and not started:
-                started = True
-                crowd(MODE == "crowd")
             if MODE == "bomb" and not started:
                 started = True
                 for _ in range(CROWD):
                     if os.fork() == 0:
                         time.sleep(600)
                         os._exit(0)
+            send({"type": "action", "id": msg["id"], "index": 0})
+            if MODE in ("crowd", "children") and not started:
+                started = True
+                crowd(MODE == "crowd")
         elif msg["type"] == "end":
             break
 
