@@ -195,8 +195,8 @@ class RecordWriter:
         later.append(item)
         if len(later) >= HOLD_LINES:
             self._write_later()
-        elif self._flush_after is not None and self._timer is None:
-            self._timer = self._running_loop().call_later(self._flush_after, self._due)
+        else:
+            self._flush_soon()
 
     def release(self) -> None:
         """Append the lines :meth:`hold` keeps."""
@@ -221,7 +221,13 @@ class RecordWriter:
     def _appended(self) -> None:
         if len(self._pending) >= BUFFER_BYTES:
             self._flush()
-        elif self._flush_after is not None and self._timer is None:
+        else:
+            self._flush_soon()
+
+    def _flush_soon(self) -> None:
+        """Have the live flush (:meth:`_due`) run within ``flush_after_s``, unless it
+        is off or already due."""
+        if self._flush_after is not None and self._timer is None:
             self._timer = self._running_loop().call_later(self._flush_after, self._due)
 
     def _running_loop(self) -> asyncio.AbstractEventLoop:
