@@ -15,7 +15,8 @@ Kinds (all times in seconds unless said):
   observation, apply);
 * ``match`` {game, seats, loop, decisions, bot, sandbox, reuse, echo}: the raw echo
   round trip of this game's first act through the C echo child on the same event
-  loop (``echo``, referee CPU per round trip), then whole matches of the C random bot
+  loop (``echo``, referee CPU per round trip; ``echo_seats``: through one echo child
+  per seat, in turn), then whole matches of the C random bot
   until ``decisions`` are played (``cpu``, referee CPU per decision, the bots'
   CPU excluded);
 * ``path`` {loop, acts, bot, echo}: request path (``BotProcess.act`` to the C bot,
@@ -159,25 +160,41 @@ def first_act(game: str, seats: int) -> Any:
     return Act(1, 0, state.view(seat), state.legal_actions(), [], MoveClock(1000, 0))
 
 
-async def echo_cpu(echo: str, line: bytes, n: int, warm: int = 20) -> float:
+async def echo_cpu(echo: str, line: bytes, n: int, warm: int = 20, children: int = 1) -> float:
     """Referee CPU seconds per raw round trip of ``line`` through the echo child
-    ``echo`` (asyncio streams), over ``n`` round trips after ``warm`` untimed ones."""
-    proc = await asyncio.create_subprocess_exec(
-        echo, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 22
-    )
-    assert proc.stdin and proc.stdout
+    ``echo`` (asyncio streams), over ``n`` round trips after ``warm`` untimed ones.
+
+    With ``children`` > 1, that many echo children are started and the round trips
+    go to each in turn, as a match's acts go to its seats: the same pipes, wake-ups
+    and CPU placements as the match, with no referee code.  (With one child the
+    round trip is bimodal on two cores, its child on the referee's core or on the
+    other, and a run's median lands on either mode.)
+    """
+    procs = [
+        await asyncio.create_subprocess_exec(
+            echo, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 22
+        )
+        for _ in range(children)
+    ]
+    pipes = [(p.stdin, p.stdout) for p in procs if p.stdin and p.stdout]
+    assert len(pipes) == children
+    turns = itertools.cycle(pipes)
     for _ in range(warm):
-        proc.stdin.write(line)
-        await proc.stdin.drain()
-        await proc.stdout.readline()
+        stdin, stdout = next(turns)
+        stdin.write(line)
+        await stdin.drain()
+        await stdout.readline()
     start = time.process_time()
     for _ in range(n):
-        proc.stdin.write(line)
-        await proc.stdin.drain()
-        await proc.stdout.readline()
+        stdin, stdout = next(turns)
+        stdin.write(line)
+        await stdin.drain()
+        await stdout.readline()
     cpu = time.process_time() - start
-    proc.stdin.close()
-    await proc.wait()
+    for proc in procs:
+        assert proc.stdin
+        proc.stdin.close()
+        await proc.wait()
     return cpu / n
 
 
@@ -254,6 +271,7 @@ def match(args: dict[str, Any]) -> dict[str, Any]:
     act = first_act(args["game"], args["seats"])
     line = encode(act)
     echo = run(args["loop"], echo_cpu(args["echo"], line, 2000))
+    echo_seats = run(args["loop"], echo_cpu(args["echo"], line, 2000, children=args["seats"]))
     got = run(
         args["loop"],
         matches_cpu(
@@ -267,6 +285,7 @@ def match(args: dict[str, Any]) -> dict[str, Any]:
     )
     return {
         "echo": echo,
+        "echo_seats": echo_seats,
         "cpu": got.cpu,
         "decisions": got.decisions,
         "matches": got.matches,
