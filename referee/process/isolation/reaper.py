@@ -86,11 +86,16 @@ def _processes() -> Iterator[tuple[int, int]]:
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as f:
-                stat = f.read()
+        try:  # os-level: every process is read at every sweep, io.open costs 2-3x more
+            fd = os.open(f"/proc/{entry.name}/stat", os.O_RDONLY)
         except OSError:
             continue
+        try:
+            stat = os.read(fd, 1024)  # ppid is the 4th of 52 fields: well inside
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
         # The command name may hold spaces and parentheses: split after the last ')'.
         fields = stat[stat.rfind(b")") + 2 :].split()
         yield int(entry.name), int(fields[1])
