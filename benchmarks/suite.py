@@ -137,8 +137,8 @@ def med(values: Sequence[float]) -> float:
 
 
 def _span(values: Sequence[float]) -> str:
-    """``min-max`` of ``values`` (µs, one decimal), ``-`` for none."""
-    return f"{min(values):.1f}-{max(values):.1f}" if values else "-"
+    """``min-max`` of ``values`` (µs, one decimal)."""
+    return f"{min(values):.1f}-{max(values):.1f}"
 
 
 def recurring(run: dict[str, Any]) -> float:
@@ -228,13 +228,8 @@ class Suite:
                 # turn, as the match's acts go, the echo sees the match's own mix of
                 # placements; that is the figure the target divides by.
                 ones = [r["echo"] * 1e6 for side in self.sides for r in got[side.label]]
-                turns = [
-                    r["echo_seats"] * 1e6
-                    for side in self.sides
-                    for r in got[side.label]
-                    if "echo_seats" in r
-                ]
-                one, per_seat = med(ones), med(turns) if turns else float("nan")
+                turns = [r["echo_seats"] * 1e6 for side in self.sides for r in got[side.label]]
+                one, per_seat = med(ones), med(turns)
                 for side in self.sides:
                     runs = got[side.label]
                     cpus = [r["cpu"] * 1e6 for r in runs]
