@@ -26,6 +26,10 @@ Kinds (all times in seconds unless said):
   written;
 * ``startup`` {sandbox, bots, apart_ms}: spawn to ``ready`` and close of a trivial shell bot,
   per bot (``ready_ms`` list, referee ``cpu_ms`` per bot);
+* ``guard`` {sandbox, children, cycles}: the turn guard's stop and continue of a
+  waiting bot (``BotProcess.freeze`` then ``thaw``) repeated ``cycles`` times on a
+  shell bot with ``children`` sleeping child processes; referee CPU and wall µs per
+  cycle (``cpu_us``, ``wall_us``) and how the bot was stopped (``mechanism``);
 * ``tournament`` {rounds, concurrency, extra}: a Manila round robin of the bundled
   bots (``tournaments/manila.toml``'s field); matches, wall, faults.
 """
@@ -399,6 +403,54 @@ def startup(args: dict[str, Any]) -> dict[str, Any]:
     return {"ready_ms": readies, "cpu_ms": cpu}
 
 
+def guarded_bot(children: int) -> list[str]:
+    """A shell bot that starts ``children`` sleeping child processes, then answers
+    every ``start`` with ``ready`` and ignores everything else."""
+    helpers = "".join("sleep 600 & " for _ in range(children))
+    answer = 'while read l; do case "$l" in *\'"start"\'*) echo \'{"type":"ready"}\';; esac; done'
+    return ["/bin/sh", "-c", helpers + answer]
+
+
+async def guard_cycles(sandbox: str, children: int, cycles: int) -> tuple[float, float, str]:
+    """Referee CPU and wall µs per stop and continue (``freeze`` then ``thaw``) of an
+    idle :func:`guarded_bot` under ``sandbox``, over ``cycles`` cycles after one
+    untimed; and how it was stopped (``"cgroup freezer"`` where the bot's cgroup has
+    one, else ``"signals"``).  The bot is closed afterwards."""
+    bot = await BotProcess.spawn(
+        BotSpec("guarded", guarded_bot(children)),
+        limits=BotLimits(exit_grace_s=1.0),
+        sandbox=SandboxPolicy(sandbox),
+    )
+    try:
+        start = Start(
+            PROTOCOL_VERSION, "bench", "manila", {}, 0, 1, ["b"], StartClock(10_000, 1000, 0)
+        )
+        await bot.handshake(start, 10_000)
+        await bot.freeze()
+        bot.thaw()
+        cpu, wall = time.thread_time_ns(), time.perf_counter_ns()
+        for _ in range(cycles):
+            await bot.freeze()
+            bot.thaw()
+        cpu, wall = time.thread_time_ns() - cpu, time.perf_counter_ns() - wall
+        group = getattr(bot, "_group", None)
+        frozen_by_group = group is not None and getattr(group, "freezer", None) is not None
+        return (
+            cpu / cycles / 1000,
+            wall / cycles / 1000,
+            ("cgroup freezer" if frozen_by_group else "signals"),
+        )
+    finally:
+        await bot.close(graceful=False)
+
+
+def guard(args: dict[str, Any]) -> dict[str, Any]:
+    cpu, wall, mechanism = run(
+        args.get("loop", "asyncio"), guard_cycles(args["sandbox"], args["children"], args["cycles"])
+    )
+    return {"cpu_us": cpu, "wall_us": wall, "mechanism": mechanism}
+
+
 PLAY_FIELD = [
     ("random", "python3 ../bots/random_bot.py"),
     ("heuristic", "python3 ../bots/manila_bot.py"),
@@ -444,6 +496,7 @@ KINDS = {
     "path": path,
     "gap": gap,
     "startup": startup,
+    "guard": guard,
     "tournament": tournament,
 }
 

@@ -36,6 +36,11 @@ Sections (``--only NAME``, repeatable; default all):
 * ``startup``: spawn to ``ready`` of a trivial bot without and with the sandbox, per
   bot, with bots in a row and 50 ms apart (each alone, as reused bots start); the
   sandbox's cost is the difference of the medians.  Target: under 15 ms in both;
+* ``guard``: what a slow move costs the referee per waiting bot: the turn guard's
+  stop and continue (``BotProcess.freeze`` then ``thaw``) of an idle shell bot, alone
+  and with 4 sleeping children, without and with the sandbox, on the referee's loop;
+  referee CPU and wall µs per cycle (:mod:`benchmarks.turn_guard` says more).  No
+  target: a quick move costs nothing, and this is the price of a slow one;
 * ``tournament``: a 60-match Manila round robin of the bundled Python bots in the
   default configuration (sandbox on, reuse on) at concurrency 1; matches/s and CPU
   per match of the whole process tree (a bot's CPU inside bubblewrap is reported to
@@ -72,7 +77,7 @@ from referee.process.isolation.sandbox import bwrap_problem
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = [("manila", 4), ("navegador", 4), ("puerto-rico", 4), ("roads-and-boats", 2)]
-SECTIONS = ("engines", "match", "path", "gap", "startup", "tournament")
+SECTIONS = ("engines", "match", "path", "gap", "startup", "guard", "tournament")
 
 
 def build(directory: Path) -> dict[str, str] | None:
@@ -445,6 +450,41 @@ class Suite:
                 f"{verdict(worst < 15)}"
             )
 
+    def guard(self, cycles: int = 100, children: int = 4) -> None:
+        """Referee CPU and wall µs per stop and continue of a waiting bot, per sandbox
+        mode and bot (alone, and with ``children`` sleeping children)."""
+        modes = ["none"] + (["bwrap"] if bwrap_problem() is None else [])
+        loop = "uvloop" if "uvloop" in self.loops else "asyncio"
+        variants = [(mode, size) for mode in modes for size in (0, children)]
+
+        def one(side: Side) -> dict[str, Any]:
+            return {
+                f"{mode} {size}": run_probe(
+                    side,
+                    "guard",
+                    {"sandbox": mode, "children": size, "cycles": cycles, "loop": loop},
+                )
+                for mode, size in variants
+            }
+
+        got = alternate(self.sides, self.repeats, one)
+        rows = []
+        for mode, size in variants:
+            for side in self.sides:
+                runs = [r[f"{mode} {size}"] for r in got[side.label]]
+                cpu = [r["cpu_us"] for r in runs]
+                wall = [r["wall_us"] for r in runs]
+                bot = f"shell + {size} children" if size else "shell alone"
+                row = [mode, bot, side.label, runs[0]["mechanism"], med(cpu), min(cpu)]
+                rows.append([*row, med(wall), min(wall)])
+        print(
+            f"The turn guard's stop and continue of a waiting bot (freeze, then thaw), per "
+            f"cycle, {cycles} cycles a run, {loop}; {self.header()}:"
+        )
+        headers = ["sandbox", "bot", "side", "stopped by", "referee CPU us (median)", "(min)"]
+        headers += ["wall us (median)", "(min)"]
+        print(tabulate(rows, headers=headers, floatfmt=".0f"))
+
     def tournament(
         self, rounds: int, concurrency: Sequence[int] = (1,), reuse_off: bool = False
     ) -> None:
@@ -526,6 +566,7 @@ def run_suite(
             "path": suite.path,
             "gap": suite.gap,
             "startup": lambda: suite.startup(bots),
+            "guard": suite.guard,
             "tournament": lambda: suite.tournament(rounds, concurrency, reuse_off),
         }
         for name in only or SECTIONS:

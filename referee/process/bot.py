@@ -140,6 +140,22 @@ async def _reap(pids: list[int], patience_s: float = 0.5) -> None:
         await asyncio.sleep(0.002)
 
 
+def _proc_read(path: str) -> bytes:
+    """The whole of a ``/proc`` file, read with system calls only (a buffered Python
+    file costs several times as much per file: this runs for every process of a bot
+    at every stop and continue).  Read to the end: the kernel may hand over a long
+    file (the children of a fork bomb) in pieces of whole records, each shorter than
+    asked.  Raises :class:`OSError` (the process is gone)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        chunks = []
+        while chunk := os.read(fd, 65536):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def _children(pid: int) -> list[int]:
     """The child pids of every thread of ``pid`` (``/proc/<pid>/task/<tid>/children``;
     none for a process that is gone or where the kernel lacks those files)."""
@@ -149,19 +165,15 @@ def _children(pid: int) -> list[int]:
     except OSError:
         return found
     for tid in tasks:
-        with (
-            contextlib.suppress(OSError, ValueError),
-            open(f"/proc/{pid}/task/{tid}/children") as f,
-        ):
-            found.extend(int(child) for child in f.read().split())
+        with contextlib.suppress(OSError, ValueError):
+            found.extend(map(int, _proc_read(f"/proc/{pid}/task/{tid}/children").split()))
     return found
 
 
 def _stopped(pid: int) -> bool:
     """True if ``pid`` is stopped, a zombie, or gone (``/proc/<pid>/stat``)."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            state = f.read().rsplit(b")", 1)[1].split()[0]
+        state = _proc_read(f"/proc/{pid}/stat").rsplit(b")", 1)[1].split()[0]
     except (OSError, IndexError):
         return True
     return state in (b"T", b"t", b"Z", b"X")

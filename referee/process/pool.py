@@ -23,7 +23,8 @@ Rules the pool enforces:
   nothing a bot leaves running between matches takes CPU from the matches being
   played.  A process taken again at once (the next match of the same entrants, the
   common case at concurrency 1) is never stopped: stopping and continuing a bot's
-  process tree costs the referee about 0.3 ms of CPU, several microseconds per move.
+  process tree costs the referee 0.1-0.7 ms of CPU (``python -m
+  benchmarks.turn_guard``), several microseconds per move.
 """
 
 from __future__ import annotations

@@ -16,8 +16,10 @@ later if others are still starting, so it cannot slow their start-up into a faul
 
 Quick moves cost nothing: the guard's one timer is armed at most once per
 ``stop_after_s`` of wall time, and nobody is stopped while every reply comes
-sooner.  A slow move costs one stop and one continue of a bot's tree, about
-0.3 ms of referee CPU.
+sooner.  A slow move costs one stop and one continue of each waiting bot's tree:
+0.1-0.5 ms of referee CPU per bot without the sandbox, 0.3-0.7 ms with it, for a
+bot of one process to one with four children, stopped by signals
+(``python -m benchmarks.turn_guard``); one write each where a cgroup freezer does it.
 
 Coverage: under the sandbox (``bwrap``) a bot's processes are all descendants of
 its sandbox, so all are stopped.  Without it (``none``) a process that left the

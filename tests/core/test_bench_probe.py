@@ -1,5 +1,6 @@
-"""``benchmarks.probe.echo_cpu``: the raw echo that the real-match target divides by
-sends its round trips to one echo child per seat in turn, as a match's acts go."""
+"""``benchmarks.probe``: the raw echo that the real-match target divides by sends its
+round trips to one echo child per seat in turn, as a match's acts go; the turn
+guard's probe times real stops and continues."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ import asyncio
 import sys
 from pathlib import Path
 
-from benchmarks.probe import echo_cpu
+import pytest
+
+from benchmarks.probe import echo_cpu, guard_cycles
+from referee.process.bot import BotProcess
 
 # Echoes each line and, at the end of its input, writes how many lines it echoed.
 COUNTING_ECHO = """
@@ -40,3 +44,27 @@ def test_round_trips_go_to_each_child_in_turn(tmp_path: Path) -> None:
 
 def test_one_child_takes_every_round_trip(tmp_path: Path) -> None:
     assert _counts(tmp_path, children=1, n=7, warm=3) == [10]
+
+
+def test_the_guard_probe_times_real_stops_and_continues(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``guard_cycles`` stops and continues the bot (its helpers included) once per
+    cycle, after one untimed cycle, and reports how."""
+    calls: list[str] = []
+    freeze, thaw = BotProcess.freeze, BotProcess.thaw
+
+    async def counted_freeze(self: BotProcess) -> None:
+        await freeze(self)
+        calls.append(f"freeze {len(self.tree())}")
+
+    def counted_thaw(self: BotProcess) -> None:
+        calls.append("thaw")
+        thaw(self)
+
+    monkeypatch.setattr(BotProcess, "freeze", counted_freeze)
+    monkeypatch.setattr(BotProcess, "thaw", counted_thaw)
+    cpu, wall, mechanism = asyncio.run(guard_cycles("none", 2, 6))
+    assert cpu > 0 and wall > 0
+    assert mechanism in ("signals", "cgroup freezer")
+    # the shell and its two sleeping children, stopped whole; close() may thaw again
+    assert calls[:14] == ["freeze 3", "thaw"] * 7
+    assert set(calls[14:]) <= {"thaw"}
