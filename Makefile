@@ -11,8 +11,9 @@ JOBS   ?= auto
 # PYTHONDONTWRITEBYTECODE (they must not write into the package): without it every
 # bot would compile the engine it imports at each start (Manila bot: 68 -> 55 ms CPU).
 # Up-to-date files are skipped, so this costs ~40 ms when nothing changed.
-# Then the engines' hot modules are compiled with mypyc where a C compiler is found
-# (docs/native.md; about 20 s per game, and only when a compiled source changed).
+# Then the engines' hot modules and the match loop are compiled with mypyc where a C
+# compiler is found (docs/native.md; about 20 s per package, and only when a
+# compiled source changed).
 setup: $(STAMP)
 	@$(BIN)/python -m compileall -q referee bots >/dev/null
 	@$(BIN)/python scripts/build_native.py
@@ -52,4 +53,4 @@ bench: setup
 	$(BIN)/python -m benchmarks --base $(BASE)
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache .mypy_cache .ruff_cache referee/games/*/_native
+	rm -rf $(VENV) runs .pytest_cache .mypy_cache .ruff_cache referee/games/*/_native referee/match/_native

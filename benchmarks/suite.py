@@ -126,13 +126,15 @@ def fastchess_gap(fastchess: str, python: str, work: Path) -> tuple[float, int]:
 
 
 def engine_builds() -> str:
-    """How each game of this checkout runs, compiled or Python and why
-    (:mod:`referee.api.native`), as one line: ``"manila compiled, ..."``."""
+    """How each game and the match loop of this checkout run, compiled or Python and
+    why (:mod:`referee.api.native`), as one line: ``"manila compiled, ..."``."""
     games = sorted(p for p in (ROOT / "referee" / "games").iterdir() if (p / "game.py").exists())
     parts = []
-    for folder in games:
-        problem = native_problem(folder)
-        parts.append(f"{folder.name} " + ("compiled" if problem is None else f"Python ({problem})"))
+    packages = [(g, g.name, f"referee.games.{g.name}") for g in games]
+    packages.append((ROOT / "referee" / "match", "match loop", "referee.match"))
+    for folder, name, package in packages:
+        problem = native_problem(folder, package)
+        parts.append(f"{name} " + ("compiled" if problem is None else f"Python ({problem})"))
     return ", ".join(parts)
 
 
@@ -556,7 +558,7 @@ def run_suite(
         except baseline.BaselineError as error:
             print(f"(baseline {base} not measured: {error})")
     print(f"sides: {', '.join(f'{s.label} ({s.tree})' for s in sides)}")
-    print(f"engines of the new side: {engine_builds()}")
+    print(f"engines and match loop of the new side: {engine_builds()}")
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         work = Path(tmp)
         suite = Suite(sides, repeats, build(work), work)

@@ -1,4 +1,5 @@
-"""Compile the rules engines' hot modules with mypyc (``make setup`` runs this).
+"""Compile the rules engines' hot modules and the match loop with mypyc (``make setup``
+runs this).
 
 Each package of :data:`TARGETS` gets its listed modules compiled into one extension
 group, installed in the package's ``_native`` folder with the manifest that
@@ -10,7 +11,7 @@ engines run from their Python sources.  A compile that fails (a mypyc release th
 cannot compile a source, a compiler error) prints the end of its output and leaves
 that game in Python.  The exit status is 0 in every case: the compiled build is an
 accelerator, never a requirement of the set-up (in CI, ``tests/core/test_native.py``
-fails for a game without its build).
+fails for a package without its build).
 
 Run: ``python scripts/build_native.py [--force] [--package referee/games/manila]``.
 """
@@ -66,6 +67,8 @@ TARGETS: dict[str, list[str]] = {
         "wonder.py",
         "state.py",
     ],
+    # The match loop: a decision's bookkeeping, from a reply to the next act.
+    "referee/match": ["match.py"],
 }
 """Package folder (from the repository root) -> the modules compiled, in one group.
 Modules that define msgspec structs (actions, options, views) stay in Python: a

@@ -19,7 +19,8 @@ edit to a compiled source sends the whole package back to Python until the next
 file of the build before any is loaded.
 
 Setting the environment variable ``REFEREE_PURE`` (to anything but ``""`` or
-``"0"``) runs every package from its Python sources.  :func:`status` says, per
+``"0"``) runs every package from its Python sources; set to a comma-separated list of
+packages (``referee.match``), only those.  :func:`status` says, per
 package, which one runs and why.
 
 Both builds play the same games: ``tests/core/test_native.py`` compares them move by
@@ -92,9 +93,18 @@ class Manifest(msgspec.Struct, frozen=True):
 _STATUS: dict[str, str] = {}
 
 
-def pure_forced() -> bool:
-    """True when :data:`PURE_ENV` asks for the Python sources."""
-    return os.environ.get(PURE_ENV, "") not in ("", "0")
+def pure_forced(package: str | None = None) -> bool:
+    """True when :data:`PURE_ENV` asks for the Python sources of every package (any
+    value but ``""``, ``"0"`` or a list of packages), or names ``package`` (a package's
+    ``__name__``) in a comma-separated list of packages, e.g.
+    ``REFEREE_PURE=referee.match``: only the match loop in Python."""
+    value = os.environ.get(PURE_ENV, "")
+    if value in ("", "0"):
+        return False
+    names = {name.strip() for name in value.split(",")}
+    if all(name.startswith("referee.") for name in names):
+        return package in names
+    return True
 
 
 def environment(python: bool) -> dict[str, str]:
@@ -132,10 +142,11 @@ def describe(path: Path) -> Source:
     return Source(stat.st_size, stat.st_mtime_ns, hashlib.sha256(path.read_bytes()).hexdigest())
 
 
-def problem(package_dir: Path) -> str | None:
+def problem(package_dir: Path, package: str | None = None) -> str | None:
     """Why the build in ``package_dir``'s :data:`NATIVE_DIR` must not be used (one
-    line), or ``None`` when it is fresh.  Raises nothing."""
-    if pure_forced():
+    line), or ``None`` when it is fresh; ``package``, the package's name, is what a
+    list of packages in :data:`PURE_ENV` is matched against.  Raises nothing."""
+    if pure_forced(package):
         return f"{PURE_ENV} is set"
     native = package_dir / NATIVE_DIR
     try:
@@ -171,7 +182,7 @@ def accelerate(package: str, path: list[str]) -> bool:
     ``__path__``, changed in place) first on its path when it is fresh (see the module
     docstring).  Returns True when the compiled build is used.  Raises nothing."""
     package_dir = Path(path[0])
-    reason = problem(package_dir)
+    reason = problem(package_dir, package)
     if reason is None:
         path.insert(0, str(package_dir / NATIVE_DIR))
     _STATUS[package] = "compiled" if reason is None else f"Python ({reason})"

@@ -221,20 +221,27 @@ class Match:
 
     async def play(self) -> MatchOutcome:
         """Play the match; see the class docstring."""
-        finished = False
+        # The clean-up awaits, so it is not a ``finally`` clause: compiled, a coroutine
+        # that awaits in ``finally`` can lose the exception it is propagating
+        # (docs/native.md); the exception is kept here and raised after it instead.
+        failure: BaseException | None = None
         try:
             await self.setup()
             reason = await self.loop()
             scores, ranks = self.adjudicate(reason)
             result = await self.publish(scores, ranks, reason)
-            finished = True
-            return result
+        except BaseException as exc:  # every way out, cancellation included
+            failure = exc
+        if self.guard is not None:
+            self.guard.release()
+        try:
+            await _close_all(self.seats, self.pool if failure is None else None, self.keys)
         finally:
-            if self.guard is not None:
-                self.guard.release()
-            await _close_all(self.seats, self.pool if finished else None, self.keys)
             if self.writer:
                 self.writer.close()
+        if failure is not None:
+            raise failure
+        return result
 
     def fault(self, index: int, verdict: Verdict, detail: str) -> None:
         """Forfeit seat ``index`` at the current ply, and record why."""

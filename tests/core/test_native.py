@@ -1,5 +1,6 @@
-"""Compiled engines (referee.api.native, scripts/build_native.py): a build is used only
-while it matches its sources, and it plays exactly the games the Python sources play."""
+"""Compiled engines and match loop (referee.api.native, scripts/build_native.py): a build
+is used only while it matches its sources, and it plays exactly the games the Python
+sources play."""
 
 from __future__ import annotations
 
@@ -26,6 +27,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 import build_native  # noqa: E402
 from build_native import TARGETS  # noqa: E402
+
+GAMES = sorted(folder for folder in TARGETS if folder.startswith("referee/games/"))
+"""The engines' packages among the compiled ones (the match loop is the other)."""
 
 # ---------------------------------------------------------------- the freshness check
 
@@ -121,6 +125,20 @@ def test_the_environment_can_force_python(tmp_path: Path, monkeypatch: pytest.Mo
     assert native.problem(package) is None
 
 
+def test_the_environment_can_force_python_for_named_packages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = fake_build(tmp_path)
+    monkeypatch.setenv(native.PURE_ENV, "referee.match, referee.games.manila")
+    assert native.PURE_ENV in (native.problem(package, "referee.match") or "")
+    assert native.PURE_ENV in (native.problem(package, "referee.games.manila") or "")
+    assert native.problem(package, "referee.games.navegador") is None
+    assert native.problem(package) is None  # no name: only a global setting applies
+    assert not native.pure_forced()  # the build script still builds every package
+    monkeypatch.setenv(native.PURE_ENV, "yes")
+    assert native.problem(package, "referee.games.navegador") is not None
+
+
 # ---------------------------------------------------------------- same games, both builds
 
 
@@ -188,7 +206,7 @@ def playouts(game: str, package: str, seats: int, games: int, pure: bool) -> dic
     return result
 
 
-@pytest.mark.parametrize("folder", sorted(TARGETS))
+@pytest.mark.parametrize("folder", GAMES)
 def test_the_compiled_engine_plays_the_games_the_python_one_plays(folder: str) -> None:
     """The schemas of the game's structs, then the views, legal actions, observations,
     clones and results of 12 seeded random games, compiled against Python, compared
@@ -206,7 +224,7 @@ def test_the_compiled_engine_plays_the_games_the_python_one_plays(folder: str) -
     assert compiled["digest"] == python["digest"]
 
 
-@pytest.mark.parametrize("folder", sorted(TARGETS))
+@pytest.mark.parametrize("folder", GAMES)
 def test_states_copy_and_pickle_alike_compiled_or_not(folder: str) -> None:
     """``copy.copy``, ``copy.deepcopy`` and a pickle round trip of a mid-game state give
     the same view and go on independently (a compiled class has no default for them)."""
@@ -234,7 +252,7 @@ def test_the_python_build_replays_the_golden_trajectories() -> None:
     """Where the engines run compiled, the golden trajectories (every view, legal list
     and observation of recorded games) also run against the Python sources, which a
     machine without a C compiler, or ``REFEREE_PURE=1``, plays with."""
-    if all(native.problem(ROOT / folder) is not None for folder in TARGETS):
+    if all(native.problem(ROOT / folder) is not None for folder in GAMES):
         pytest.skip("every engine runs in Python here: the suite itself replays them so")
     out = pytest_in_python("tests/test_golden_trajectories.py")
     assert out.returncode == 0, out.stdout[-3000:]
