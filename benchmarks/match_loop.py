@@ -16,10 +16,7 @@ Run: ``python -m benchmarks.match_loop [--decisions 6000] [--rounds 7] [--game m
 
 from __future__ import annotations
 
-import json
 import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -28,6 +25,7 @@ from tabulate import tabulate
 
 from benchmarks.critical import SEATS, build_bot
 from benchmarks.figures import command_line, load_report
+from benchmarks.native import run_build
 from referee.api import native
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,18 +49,8 @@ def probe(game: str, bot: str, decisions: int, python: bool) -> float:
     env = native.environment(python=False)
     if python:
         env[native.PURE_ENV] = "referee.match"
-    out = subprocess.run(
-        [sys.executable, "-c", PROBE, game, str(SEATS[game]), bot, str(decisions)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    got = json.loads(out.stdout)
-    if (got["status"] == "compiled") == python:
-        raise RuntimeError(f"the match loop ran {got['status']}, asked for Python={python}")
-    return float(got["cpu"]) * 1e6
+    args = [game, str(SEATS[game]), bot, str(decisions)]
+    return float(run_build(PROBE, args, env, python)["cpu"]) * 1e6
 
 
 @click.command()

@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 from tabulate import tabulate
@@ -46,23 +47,31 @@ print(json.dumps({"rate": rate, "status": status().get(package, "not imported")}
 """
 
 
-def probe(name: str, seats: int, loop: str, seconds: float, pure: bool) -> float:
-    """Decisions per CPU second of one fresh interpreter.  Raises :class:`RuntimeError`
-    if the interpreter did not run the build asked for."""
-    package = f"referee.games.{folder(name)}"
-    args = [name, str(seats), loop, str(seconds), package]
+def run_build(script: str, args: list[str], env: dict[str, str], python: bool) -> dict[str, Any]:
+    """The JSON line that ``python -c script args`` prints, run from the repository
+    root with ``env`` in a fresh interpreter; its ``status`` (what
+    :func:`referee.api.native.status` said of the package measured) must say that it
+    ran from Python if ``python``, compiled otherwise.  Raises :class:`RuntimeError`
+    if not, and :class:`subprocess.CalledProcessError` if the script fails."""
     out = subprocess.run(
-        [sys.executable, "-c", PROBE, *args],
+        [sys.executable, "-c", script, *args],
         cwd=ROOT,
-        env=native.environment(python=pure),
+        env=env,
         capture_output=True,
         text=True,
         check=True,
     )
-    got = json.loads(out.stdout)
-    if (got["status"] == "compiled") == pure:
-        raise RuntimeError(f"{name}: ran {got['status']}, asked for pure={pure}")
-    return float(got["rate"])
+    got: dict[str, Any] = json.loads(out.stdout)
+    if (got["status"] == "compiled") == python:
+        raise RuntimeError(f"ran {got['status']}, asked for Python={python}: {args}")
+    return got
+
+
+def probe(name: str, seats: int, loop: str, seconds: float, pure: bool) -> float:
+    """Decisions per CPU second of one fresh interpreter.  Raises :class:`RuntimeError`
+    if the interpreter did not run the build asked for."""
+    args = [name, str(seats), loop, str(seconds), f"referee.games.{folder(name)}"]
+    return float(run_build(PROBE, args, native.environment(python=pure), pure)["rate"])
 
 
 @click.command()
