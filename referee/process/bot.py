@@ -40,7 +40,7 @@ from typing import Any
 
 from referee.human.command import is_human
 from referee.process.child import Child
-from referee.process.isolation import reaper
+from referee.process.isolation import procfs, reaper
 from referee.process.isolation.cgroups import MemoryGroup, memory_group, warm_up
 from referee.process.isolation.sandbox import (
     SandboxPolicy,
@@ -140,22 +140,6 @@ async def _reap(pids: list[int], patience_s: float = 0.5) -> None:
         await asyncio.sleep(0.002)
 
 
-def _proc_read(path: str) -> bytes:
-    """The whole of a ``/proc`` file, read with system calls only (a buffered Python
-    file costs several times as much per file: this runs for every process of a bot
-    at every stop and continue).  Read to the end: the kernel may hand over a long
-    file (the children of a fork bomb) in pieces of whole records, each shorter than
-    asked.  Raises :class:`OSError` (the process is gone)."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        chunks = []
-        while chunk := os.read(fd, 65536):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
 def _children(pid: int) -> list[int]:
     """The child pids of every thread of ``pid`` (``/proc/<pid>/task/<tid>/children``;
     none for a process that is gone or where the kernel lacks those files)."""
@@ -166,14 +150,14 @@ def _children(pid: int) -> list[int]:
         return found
     for tid in tasks:
         with contextlib.suppress(OSError, ValueError):
-            found.extend(map(int, _proc_read(f"/proc/{pid}/task/{tid}/children").split()))
+            found.extend(map(int, procfs.read(f"/proc/{pid}/task/{tid}/children").split()))
     return found
 
 
 def _stopped(pid: int) -> bool:
     """True if ``pid`` is stopped, a zombie, or gone (``/proc/<pid>/stat``)."""
     try:
-        state = _proc_read(f"/proc/{pid}/stat").rsplit(b")", 1)[1].split()[0]
+        state = procfs.stat_fields(pid)[0]
     except (OSError, IndexError):
         return True
     return state in (b"T", b"t", b"Z", b"X")

@@ -28,6 +28,8 @@ import signal
 import sys
 from collections.abc import Iterator
 
+from referee.process.isolation import procfs
+
 MARKER_VAR = "REFEREE_BOT"
 _PR_SET_CHILD_SUBREAPER = 36
 _live_tokens: set[str] = set()
@@ -86,18 +88,10 @@ def _processes() -> Iterator[tuple[int, int]]:
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
-        try:  # os-level: every process is read at every sweep, io.open costs 2-3x more
-            fd = os.open(f"/proc/{entry.name}/stat", os.O_RDONLY)
-        except OSError:
-            continue
         try:
-            stat = os.read(fd, 1024)  # ppid is the 4th of 52 fields: well inside
+            fields = procfs.stat_fields(entry.name)
         except OSError:
             continue
-        finally:
-            os.close(fd)
-        # The command name may hold spaces and parentheses: split after the last ')'.
-        fields = stat[stat.rfind(b")") + 2 :].split()
         yield int(entry.name), int(fields[1])
 
 
@@ -105,8 +99,7 @@ def _marker(pid: int) -> str | None:
     """The ``REFEREE_BOT`` token of ``pid``; ``""`` if it has none or is unreadable."""
     prefix = f"{MARKER_VAR}=".encode()
     try:
-        with open(f"/proc/{pid}/environ", "rb") as f:
-            items = f.read().split(b"\0")
+        items = procfs.read(f"/proc/{pid}/environ").split(b"\0")
     except FileNotFoundError:
         return None
     except OSError:
