@@ -33,21 +33,13 @@ import click
 from tabulate import tabulate
 
 from benchmarks.figures import command_line, load_report
+from benchmarks.probe import TRIVIAL, start_message
 from referee.process import bot as bot_module
 from referee.process import loop as event_loop
 from referee.process.bot import BotProcess
 from referee.process.isolation import sandbox as sandbox_module
 from referee.process.isolation.sandbox import SandboxPolicy, bwrap_problem
-from referee.process.protocol import PROTOCOL_VERSION, Start, StartClock
 from referee.process.spec import BotLimits, BotSpec
-
-TRIVIAL = [
-    "/bin/sh",
-    "-c",
-    'while read l; do case "$l" in *\'"start"\'*) echo \'{"type":"ready","reuse":true}\';; '
-    "esac; done",
-]
-START = Start(PROTOCOL_VERSION, "bench", "manila", {}, 0, 1, ["b"], StartClock(10_000, 1000, 0))
 
 
 @contextmanager
@@ -90,7 +82,7 @@ async def measure(bots: int) -> dict[str, list[float]]:
                     limits=BotLimits(exit_grace_s=1.0),
                     sandbox=SandboxPolicy(mode),  # type: ignore[arg-type]
                 )
-                await bot.handshake(START, 10_000)
+                await bot.handshake(start_message(), 10_000)
                 got[name].append(1000 * (time.perf_counter() - t0))
                 await bot.close()
     return got

@@ -138,6 +138,11 @@ def engine_builds() -> str:
     return ", ".join(parts)
 
 
+def sandbox_modes() -> list[str]:
+    """The sandbox modes this machine runs: ``none``, and ``bwrap`` where it works."""
+    return ["none"] + (["bwrap"] if bwrap_problem() is None else [])
+
+
 def med(values: Sequence[float]) -> float:
     """The median of ``values``."""
     return float(statistics.median(values))
@@ -406,7 +411,7 @@ class Suite:
     def startup(self, bots: int = 20, apart: Sequence[float] = (0.0, 50.0)) -> None:
         """Spawn to ready per bot in each regime of ``apart`` (ms between two bots: 0,
         in a row; 50, each bot alone, as reused bots start in a tournament)."""
-        modes = ["none"] + (["bwrap"] if bwrap_problem() is None else [])
+        modes = sandbox_modes()
         rows = []
         cost: dict[str, float] = {}
         for apart_ms in apart:
@@ -455,7 +460,7 @@ class Suite:
     def guard(self, cycles: int = 100, children: int = 4) -> None:
         """Referee CPU and wall µs per stop and continue of a waiting bot, per sandbox
         mode and bot (alone, and with ``children`` sleeping children)."""
-        modes = ["none"] + (["bwrap"] if bwrap_problem() is None else [])
+        modes = sandbox_modes()
         loop = "uvloop" if "uvloop" in self.loops else "asyncio"
         variants = [(mode, size) for mode in modes for size in (0, children)]
 

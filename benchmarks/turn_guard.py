@@ -34,8 +34,8 @@ from tabulate import tabulate
 
 from benchmarks.figures import command_line, load_report
 from benchmarks.probe import guard_cycles
+from benchmarks.suite import sandbox_modes
 from referee.process import loop as event_loop
-from referee.process.isolation.sandbox import bwrap_problem
 
 
 @dataclass(frozen=True)
@@ -48,16 +48,11 @@ class Cycles:
     mechanism: str
 
 
-def modes() -> list[str]:
-    """The sandbox modes this machine runs: ``none``, and ``bwrap`` where it works."""
-    return ["none"] + (["bwrap"] if bwrap_problem() is None else [])
-
-
 async def measure(children: int, count: int, repeats: int) -> dict[tuple[str, int], list[Cycles]]:
     """``repeats`` runs of :func:`benchmarks.probe.guard_cycles` per sandbox mode and
     bot (no children, and ``children``), each run on a fresh bot, the variants in turn."""
     sizes = sorted({0, children})
-    got: dict[tuple[str, int], list[Cycles]] = {(m, n): [] for m in modes() for n in sizes}
+    got: dict[tuple[str, int], list[Cycles]] = {(m, n): [] for m in sandbox_modes() for n in sizes}
     for _ in range(repeats):
         for mode, size in got:
             got[(mode, size)].append(Cycles(*await guard_cycles(mode, size, count)))
