@@ -38,6 +38,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from referee.human.command import is_human
 from referee.process.child import Child
 from referee.process.isolation import procfs, reaper
@@ -79,12 +81,12 @@ WALK_CHUNK = 32
 processes are stopped (:meth:`BotProcess.freeze`)."""
 
 
-@dataclass(slots=True)
-class Sent:
+class Sent(msgspec.Struct, gc=False):
     """A request written to a bot and not yet answered (:meth:`BotProcess.send`):
     ``act_id`` (``None`` for ``start``), ``start`` (``time.perf_counter`` s at the
     write), ``deadline`` (event loop time, s), ``timeout_s``, and ``drain`` (part of
-    it still waits in the pipe's buffer: the bot is not reading)."""
+    it still waits in the pipe's buffer: the bot is not reading).  A struct, made at
+    every act: about 0.16 us against a slotted dataclass's 0.51 (``python -m timeit``)."""
 
     act_id: int | None
     start: float
