@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -57,3 +59,31 @@ def command_line(module: str, args: Sequence[str]) -> str:
     if Path(sys.argv[0]).name == "__main__.py":
         module = "benchmarks"
     return " ".join(["python", "-m", module, *(shlex.quote(a) for a in args)])
+
+
+def host_processes() -> int:
+    """How many processes this machine runs now (the numeric entries of ``/proc``;
+    0 without it)."""
+    try:
+        return sum(name.isdigit() for name in os.listdir("/proc"))
+    except OSError:
+        return 0
+
+
+@contextmanager
+def crowd(size: int) -> Iterator[None]:
+    """Run ``size`` idle processes (``sleep``, each in a session of its own) for the
+    block, outside the process tree of every probe: a host as busy with processes as
+    a desktop or a CI runner, for the figures that depend on it.  They are killed and
+    reaped at the end."""
+    sleep = shutil.which("sleep") or "/bin/sleep"
+    idle: list[subprocess.Popen[bytes]] = []
+    try:
+        for _ in range(size):
+            idle.append(subprocess.Popen([sleep, "3600"], start_new_session=True))
+        yield
+    finally:
+        for process in idle:
+            process.kill()
+        for process in idle:
+            process.wait()

@@ -7,7 +7,12 @@ close) and keeps their median; each figure is the median and minimum of ``--repe
 runs; the sandbox's cost is the difference of the medians with and without it, run
 by run.  This is the ``startup`` section of :mod:`benchmarks.suite`.
 
-Run: ``python -m benchmarks.startup [--bots 20] [--repeats 5] [--base REV]``.
+The referee's CPU per bot without the sandbox includes closing the bot, whose sweep
+for escaped processes once read every process on the host (so it grew with a busy
+desktop's hundreds of processes) and now walks the referee's own process tree:
+``--crowd 400`` runs 400 idle processes more on the host to show it.
+
+Run: ``python -m benchmarks.startup [--bots 20] [--repeats 5] [--base REV] [--crowd N]``.
 """
 
 from __future__ import annotations
@@ -25,11 +30,18 @@ from benchmarks.suite import run_suite
 @click.option("--base", default="5031fe4", show_default=True, help="Baseline revision.")
 @click.option("--no-base", is_flag=True, help="Measure this checkout only.")
 @click.option("--repeats", type=click.IntRange(min=1), default=5, show_default=True)
-def main(bots: int, base: str, no_base: bool, repeats: int) -> None:
+@click.option(
+    "--crowd",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Idle processes to run on the host meanwhile, outside the referee's tree.",
+)
+def main(bots: int, base: str, no_base: bool, repeats: int, crowd: int) -> None:
     """Print per-bot start-up figures, old beside new, medians of ``--repeats``."""
     print(f"command: {command_line('benchmarks.startup', sys.argv[1:])}")
     with load_report("startup"):
-        run_suite(None if no_base else base, repeats, ["startup"], bots=bots)
+        run_suite(None if no_base else base, repeats, ["startup"], bots=bots, crowd_size=crowd)
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ from tabulate import tabulate
 
 from benchmarks import baseline
 from benchmarks.baseline import Side, alternate, run_probe
-from benchmarks.figures import command_line, load_report
+from benchmarks.figures import command_line, crowd, host_processes, load_report
 from benchmarks.players import ECHO_C, STAMP_C, STAMP_PY, STAMP_UCI_PY
 from benchmarks.probe import stamp_gaps
 from referee.api.native import problem as native_problem
@@ -408,10 +408,18 @@ class Suite:
             f"{verdict(ours <= limit)}"
         )
 
-    def startup(self, bots: int = 20, apart: Sequence[float] = (0.0, 50.0)) -> None:
+    def startup(
+        self, bots: int = 20, apart: Sequence[float] = (0.0, 50.0), crowd_size: int = 0
+    ) -> None:
         """Spawn to ready per bot in each regime of ``apart`` (ms between two bots: 0,
-        in a row; 50, each bot alone, as reused bots start in a tournament)."""
+        in a row; 50, each bot alone, as reused bots start in a tournament), with
+        ``crowd_size`` idle processes more on the host (:func:`figures.crowd`)."""
+        with crowd(crowd_size):
+            self._startup(bots, apart)
+
+    def _startup(self, bots: int, apart: Sequence[float]) -> None:
         modes = sandbox_modes()
+        processes = host_processes()
         rows = []
         cost: dict[str, float] = {}
         for apart_ms in apart:
@@ -445,7 +453,7 @@ class Suite:
         headers.append("referee CPU ms/bot, no sandbox")
         print(
             f"Spawn to ready of a trivial shell bot, per bot (each run: the median of {bots} "
-            f"bots); {self.header()}:"
+            f"bots), {processes} processes on the host; {self.header()}:"
         )
         print(tabulate(rows, headers=headers, floatfmt=".2f"))
         if cost:
@@ -553,9 +561,11 @@ def run_suite(
     bots: int = 20,
     concurrency: Sequence[int] = (1,),
     reuse_off: bool = False,
+    crowd_size: int = 0,
 ) -> None:
     """Build the baseline (unless ``base`` is ``None``), then run the chosen sections
-    (all by default), each between two load-average lines."""
+    (all by default), each between two load-average lines; ``crowd_size`` idle
+    processes more on the host during the ``startup`` section."""
     sides = [baseline.current()]
     if base:
         try:
@@ -572,7 +582,7 @@ def run_suite(
             "match": suite.match,
             "path": suite.path,
             "gap": suite.gap,
-            "startup": lambda: suite.startup(bots),
+            "startup": lambda: suite.startup(bots, crowd_size=crowd_size),
             "guard": suite.guard,
             "tournament": lambda: suite.tournament(rounds, concurrency, reuse_off),
         }

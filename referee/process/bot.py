@@ -142,20 +142,6 @@ async def _reap(pids: list[int], patience_s: float = 0.5) -> None:
         await asyncio.sleep(0.002)
 
 
-def _children(pid: int) -> list[int]:
-    """The child pids of every thread of ``pid`` (``/proc/<pid>/task/<tid>/children``;
-    none for a process that is gone or where the kernel lacks those files)."""
-    found: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return found
-    for tid in tasks:
-        with contextlib.suppress(OSError, ValueError):
-            found.extend(map(int, procfs.read(f"/proc/{pid}/task/{tid}/children").split()))
-    return found
-
-
 def _stopped(pid: int) -> bool:
     """True if ``pid`` is stopped, a zombie, or gone (``/proc/<pid>/stat``)."""
     try:
@@ -693,7 +679,7 @@ class BotProcess:
         while todo:
             pid = todo.pop()
             yield pid
-            todo.extend(_children(pid))
+            todo.extend(procfs.children(pid))
 
     async def _walk(self, known: set[int], limit: int = sys.maxsize) -> list[int]:
         """The pids of this bot's tree (as :meth:`tree`) not in ``known``, read

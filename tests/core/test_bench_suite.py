@@ -1,15 +1,19 @@
-"""``benchmarks.suite``: the figure the real-match target judges, and the guard
-section's table."""
+"""``benchmarks.suite``: the figure the real-match target judges, the guard and
+startup sections' tables, and the crowd of idle processes (``benchmarks.figures``)."""
 
 from __future__ import annotations
 
 import math
+import os
+import re
 from pathlib import Path
 
 import pytest
 
 from benchmarks import baseline
+from benchmarks.figures import crowd, host_processes
 from benchmarks.suite import Suite, recurring, sandbox_modes
+from referee.process.isolation import procfs
 
 
 def test_the_recurring_cost_leaves_out_what_a_run_pays_once() -> None:
@@ -34,3 +38,44 @@ def test_the_guard_section_prints_a_row_per_mode_bot_and_side(
     assert sum("children" in row for row in rows) == len(modes)
     for row in rows:
         assert all(float(x) > 0 for x in row[-4:])
+
+
+def _sleeping_children() -> set[int]:
+    """This process's children that run ``sleep`` (a crowd's)."""
+    found = set()
+    for pid in procfs.children(os.getpid()):
+        try:
+            if Path(f"/proc/{pid}/comm").read_text().strip() == "sleep":
+                found.add(pid)
+        except OSError:
+            continue
+    return found
+
+
+def test_a_crowd_runs_idle_processes_for_the_block_and_ends_them() -> None:
+    before = _sleeping_children()
+    with crowd(30):
+        idle = _sleeping_children() - before
+        assert len(idle) == 30
+        assert host_processes() >= 30
+    assert not idle & _sleeping_children()  # killed and reaped
+    assert not [pid for pid in idle if Path(f"/proc/{pid}").exists()]
+
+
+def test_the_startup_section_says_how_many_processes_the_host_ran(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``make bench``'s startup section, on this checkout alone, with a crowd: it names
+    the host's process count, crowd included, gives each regime a row with a positive
+    referee CPU per bot, and leaves no idle process behind."""
+    before = _sleeping_children()
+    Suite([baseline.current()], 1, None, tmp_path).startup(bots=2, crowd_size=25)
+    out = capsys.readouterr().out
+    counted = int(re.search(r"(\d+) processes on the host", out).group(1))  # type: ignore[union-attr]
+    assert counted > 25
+    rows = [
+        line.split() for line in out.splitlines() if line.split()[:2] in (["in", "a"], ["50", "ms"])
+    ]
+    assert len(rows) == 2
+    assert all(float(row[-1]) > 0 for row in rows)
+    assert _sleeping_children() <= before

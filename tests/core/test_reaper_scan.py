@@ -1,30 +1,76 @@
-"""``referee.process.isolation.reaper``'s scan of /proc: every process with its
-parent, whatever its command name holds."""
+"""``referee.process.isolation.reaper``'s sweep, a walk down the referee's process
+tree in /proc, and the stat line it and the turn guard read
+(``referee.process.isolation.procfs``)."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
-from referee.process.isolation import reaper
+from referee.process.isolation import procfs, reaper
 
-pytestmark = pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc")
+pytestmark = pytest.mark.skipif(
+    not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
+    reason="needs /proc/<pid>/task/<tid>/children",
+)
 
 
-def test_a_child_named_like_the_stat_line_is_found_with_its_parent(tmp_path: Path) -> None:
+def test_a_child_named_like_the_stat_line_has_its_parent_read(tmp_path: Path) -> None:
     sleep = shutil.which("sleep")
     assert sleep is not None
     tricky = tmp_path / ") 1 1 ( x"  # the command name: parentheses, spaces, digits
     tricky.symlink_to(sleep)
     child = subprocess.Popen([str(tricky), "30"])
     try:
-        found = dict(reaper._processes())
-        assert found[child.pid] == os.getpid()
-        assert found[os.getpid()] == os.getppid()
+        assert int(procfs.stat_fields(child.pid)[1]) == os.getpid()
+        assert child.pid in procfs.children(os.getpid())
     finally:
         child.kill()
         child.wait()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return procfs.stat_fields(pid)[0] != b"Z"
+    except OSError:
+        return False
+
+
+def test_the_sweep_kills_what_carries_the_ended_bot_s_token_below_a_bot_in_play() -> None:
+    """A process of a bot still in play (a live token) started two sleepers, one
+    carrying the token of a bot that was ended: the sweep, walking down from the
+    referee, finds that one under its parent and kills it, and nothing else."""
+    sleep = shutil.which("sleep")
+    assert sleep is not None
+    live, ended = reaper.new_token(), reaper.new_token()
+    reaper.retire(ended)
+    var = reaper.MARKER_VAR
+    script = f"env {var}={ended} {sleep} 60 & env {var}={live} {sleep} 60 & wait"
+    parent = subprocess.Popen(["/bin/sh", "-c", script], env={**os.environ, var: live})
+    try:
+        deadline = time.monotonic() + 10
+        while len(below := procfs.children(parent.pid)) < 2 or not all(
+            reaper._marker(pid) in (live, ended) for pid in below
+        ):
+            assert time.monotonic() < deadline, "the sleepers did not start"
+            time.sleep(0.01)
+        doomed = [pid for pid in below if reaper._marker(pid) == ended]
+        kept = [pid for pid in below if reaper._marker(pid) == live]
+        assert len(doomed) == len(kept) == 1
+        assert reaper.sweep(ended) == 1
+        deadline = time.monotonic() + 5
+        while _alive(doomed[0]):
+            assert time.monotonic() < deadline, "the ended bot's sleeper survived"
+            time.sleep(0.01)
+        assert _alive(kept[0]) and parent.poll() is None
+    finally:
+        reaper.retire(live)
+        for pid in procfs.children(parent.pid):
+            os.kill(pid, 9)
+        parent.kill()
+        parent.wait()

@@ -1,5 +1,6 @@
-"""The walk of a bot's process tree in /proc (``referee.process.bot``), which the turn
-guard runs at every stop and continue: every child is found, however many."""
+"""The children of a process in /proc (``referee.process.isolation.procfs.children``),
+which the turn guard reads at every stop and continue and the reaper at every sweep:
+every child is found, however many."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from referee.process import bot as bot_module
+from referee.process.isolation import procfs
 
 pytestmark = pytest.mark.skipif(
     not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
@@ -31,7 +33,7 @@ def test_a_list_of_children_longer_than_one_read_is_read_whole() -> None:
         while len(listing.read_bytes()) <= 4096 and len(children) < 2000:
             children += [subprocess.Popen([sleep, "60"]) for _ in range(50)]
         assert len(listing.read_bytes()) > 4096  # what the test is about: over a page
-        found = set(bot_module._children(os.getpid()))
+        found = set(procfs.children(os.getpid()))
         assert {child.pid for child in children} <= found
     finally:
         for child in children:

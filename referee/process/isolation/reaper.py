@@ -10,7 +10,8 @@ nets catch those:
   so orphans of a bot are re-parented to the referee instead of init, and are
   killed once no bot still in play owns their token.
 
-:func:`sweep` applies both nets in one pass over ``/proc`` when a bot is closed.
+:func:`sweep` applies both nets in one walk down the referee's process tree in
+``/proc`` when a bot is closed.
 A bot that both scrubs its environment and escapes its session before its parent
 dies is beyond these nets; that is what the bubblewrap sandbox (referee.process.isolation.sandbox,
 the default) is for: there, the sandbox's PID 1 takes everything with it and no
@@ -26,7 +27,6 @@ import os
 import secrets
 import signal
 import sys
-from collections.abc import Iterator
 
 from referee.process.isolation import procfs
 
@@ -83,18 +83,6 @@ def release(pid: int) -> None:
     _bot_pids.discard(pid)
 
 
-def _processes() -> Iterator[tuple[int, int]]:
-    """``(pid, ppid)`` of every process visible in /proc."""
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = procfs.stat_fields(entry.name)
-        except OSError:
-            continue
-        yield int(entry.name), int(fields[1])
-
-
 def _marker(pid: int) -> str | None:
     """The ``REFEREE_BOT`` token of ``pid``; ``""`` if it has none or is unreadable."""
     prefix = f"{MARKER_VAR}=".encode()
@@ -119,31 +107,32 @@ def _kill(pid: int) -> bool:
 
 
 def sweep(token: str) -> int:
-    """One pass over /proc after the bot of ``token`` was ended; SIGKILL what it left.
+    """One walk down from this process after the bot of ``token`` was ended; SIGKILL
+    what it left.
 
     Walks the descendants of this process (a subreaper, so everything a bot started
     and orphaned is among them), skipping multiprocessing workers and the subtrees of
     bots still running.  Kills every process that carries ``token``, and every orphan
     re-parented here (reaped too) whose token belongs to no bot still in play.  Reads
-    every process's ``stat`` once and the environment of the descendants only.
+    the children (:func:`procfs.children`) and the environment of those descendants
+    only, never the other processes of the machine: the cost follows what the
+    referee started, not how busy the host is.  A process's children are read before
+    it is killed (its orphans then come here, and this walk would miss them).
     Returns how many were signalled; no-op where /proc does not exist.
     """
     if not os.path.isdir("/proc"):
         return 0
-    me = os.getpid()
-    children: dict[int, list[int]] = {}
-    for pid, ppid in _processes():
-        children.setdefault(ppid, []).append(pid)
     skip = {p.pid for p in multiprocessing.active_children()} | _bot_pids
     killed = 0
-    stack = [(pid, True) for pid in children.get(me, []) if pid not in skip]
+    stack = [(pid, True) for pid in procfs.children(os.getpid()) if pid not in skip]
     while stack:
         pid, orphan = stack.pop()
+        below = procfs.children(pid)
         marker = _marker(pid)
         if marker == token or (orphan and marker is not None and marker not in _live_tokens):
             killed += _kill(pid)
             if orphan:
                 with contextlib.suppress(ChildProcessError, OSError):
                     os.waitpid(pid, 0)
-        stack.extend((child, False) for child in children.get(pid, []) if child not in skip)
+        stack.extend((child, False) for child in below if child not in skip)
     return killed
