@@ -40,7 +40,7 @@ from benchmarks.suite import run_suite
 def main(bots: int, base: str, no_base: bool, repeats: int, crowd: int) -> None:
     """Print per-bot start-up figures, old beside new, medians of ``--repeats``."""
     print(f"command: {command_line('benchmarks.startup', sys.argv[1:])}")
-    with load_report("startup"):
+    with load_report("benchmarks.startup"):
         run_suite(None if no_base else base, repeats, ["startup"], bots=bots, crowd_size=crowd)
 
 

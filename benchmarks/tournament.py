@@ -29,7 +29,7 @@ from benchmarks.suite import run_suite
 def main(rounds: int, base: str, no_base: bool, repeats: int, concurrency: tuple[int, ...]) -> None:
     """Print matches/s and CPU per match, old beside new, medians of ``--repeats``."""
     print(f"command: {command_line('benchmarks.tournament', sys.argv[1:])}")
-    with load_report("tournament"):
+    with load_report("benchmarks.tournament"):
         run_suite(None if no_base else base, repeats, ["tournament"], rounds, 20, concurrency, True)
 
 
