@@ -34,6 +34,13 @@ def test_a_child_named_like_the_stat_line_has_its_parent_read(tmp_path: Path) ->
         child.wait()
 
 
+def _runs(pid: int, command: str) -> bool:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip() == command
+    except OSError:
+        return False
+
+
 def _alive(pid: int) -> bool:
     try:
         return procfs.stat_fields(pid)[0] != b"Z"
@@ -54,9 +61,13 @@ def test_the_sweep_kills_what_carries_the_ended_bot_s_token_below_a_bot_in_play(
     parent = subprocess.Popen(["/bin/sh", "-c", script], env={**os.environ, var: live})
     try:
         deadline = time.monotonic() + 10
-        while len(below := procfs.children(parent.pid)) < 2 or not all(
-            reaper._marker(pid) in (live, ended) for pid in below
-        ):
+        # Until both run sleep: a child forked by the shell and not yet through env
+        # and exec still shows the shell's own environment (the live token).
+        while True:
+            below = procfs.children(parent.pid)
+            markers = sorted(str(reaper._marker(pid)) for pid in below)
+            if markers == sorted([live, ended]) and all(_runs(pid, "sleep") for pid in below):
+                break
             assert time.monotonic() < deadline, "the sleepers did not start"
             time.sleep(0.01)
         doomed = [pid for pid in below if reaper._marker(pid) == ended]
