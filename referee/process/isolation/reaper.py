@@ -31,6 +31,9 @@ import sys
 from referee.process.isolation import procfs
 
 MARKER_VAR = "REFEREE_BOT"
+SWEEP_MOST = 65_536
+"""Most processes one :func:`sweep` visits (a walk read as the tree grows, by an
+escaped fork bomb, ends there)."""
 _PR_SET_CHILD_SUBREAPER = 36
 _live_tokens: set[str] = set()
 _bot_pids: set[int] = set()
@@ -118,15 +121,21 @@ def sweep(token: str) -> int:
     only, never the other processes of the machine: the cost follows what the
     referee started, not how busy the host is.  A process's children are read before
     it is killed (its orphans then come here, and this walk would miss them).
-    Returns how many were signalled; no-op where /proc does not exist.
+    Each process is visited once, and at most :data:`SWEEP_MOST` in all, so a tree
+    that keeps growing while it is walked cannot hold the event loop.  Returns how
+    many were signalled; no-op where /proc does not exist.
     """
     if not os.path.isdir("/proc"):
         return 0
     skip = {p.pid for p in multiprocessing.active_children()} | _bot_pids
     killed = 0
     stack = [(pid, True) for pid in procfs.children(os.getpid()) if pid not in skip]
-    while stack:
+    seen: set[int] = set()
+    while stack and len(seen) < SWEEP_MOST:
         pid, orphan = stack.pop()
+        if pid in seen:  # listed twice: a pid reused while the walk went on
+            continue
+        seen.add(pid)
         below = procfs.children(pid)
         marker = _marker(pid)
         if marker == token or (orphan and marker is not None and marker not in _live_tokens):
