@@ -86,7 +86,7 @@ class Sent(msgspec.Struct, gc=False):
     ``act_id`` (``None`` for ``start``), ``start`` (``time.perf_counter`` s at the
     write), ``deadline`` (event loop time, s), ``timeout_s``, and ``drain`` (part of
     it still waits in the pipe's buffer: the bot is not reading).  A struct, made at
-    every act: about 0.16 us against a slotted dataclass's 0.51 (``python -m timeit``)."""
+    every act: 0.12 us against a slotted dataclass's 0.42 (``python -m timeit``, best of 5)."""
 
     act_id: int | None
     start: float
