@@ -14,6 +14,7 @@ from benchmarks import baseline
 from benchmarks.figures import crowd, host_processes
 from benchmarks.suite import Suite, recurring, sandbox_modes
 from referee.process.isolation import procfs
+from tests.core.processes import runs
 
 
 def test_the_recurring_cost_leaves_out_what_a_run_pays_once() -> None:
@@ -42,14 +43,7 @@ def test_the_guard_section_prints_a_row_per_mode_bot_and_side(
 
 def _sleeping_children() -> set[int]:
     """This process's children that run ``sleep`` (a crowd's)."""
-    found = set()
-    for pid in procfs.children(os.getpid()):
-        try:
-            if Path(f"/proc/{pid}/comm").read_text().strip() == "sleep":
-                found.add(pid)
-        except OSError:
-            continue
-    return found
+    return {pid for pid in procfs.children(os.getpid()) if runs(pid, "sleep")}
 
 
 def test_a_crowd_runs_idle_processes_for_the_block_and_ends_them() -> None:

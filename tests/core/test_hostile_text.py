@@ -30,6 +30,7 @@ from referee.match.record import FaultLine, read_record
 from referee.process.protocol import MAX_DETAIL_BYTES, cap_name
 from tests.core import forger_bot
 from tests.core.forger_bot import HUGE_TYPE, NAMES, STRAY
+from tests.core.processes import alive
 from tests.core.toygame import GAME
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -252,15 +253,8 @@ def interrupt(args: list[str], marker: Path, bots: int, tmp_path: Path) -> str:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in pids):
         time.sleep(0.05)
-    assert not [p for p in pids if Path(f"/proc/{p}").exists() and _alive(p)]
+    assert not [p for p in pids if Path(f"/proc/{p}").exists() and alive(p)]
     return text
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
-    except (OSError, IndexError):
-        return False
 
 
 def test_play_exits_130_on_sigint(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from referee.process.isolation import procfs, reaper
+from tests.core.processes import alive, runs
 
 pytestmark = pytest.mark.skipif(
     not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
@@ -34,20 +35,6 @@ def test_a_child_named_like_the_stat_line_has_its_parent_read(tmp_path: Path) ->
         child.wait()
 
 
-def _runs(pid: int, command: str) -> bool:
-    try:
-        return Path(f"/proc/{pid}/comm").read_text().strip() == command
-    except OSError:
-        return False
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return procfs.stat_fields(pid)[0] != b"Z"
-    except OSError:
-        return False
-
-
 def test_the_sweep_kills_what_carries_the_ended_bot_s_token_below_a_bot_in_play() -> None:
     """A process of a bot still in play (a live token) started two sleepers, one
     carrying the token of a bot that was ended: the sweep, walking down from the
@@ -66,7 +53,7 @@ def test_the_sweep_kills_what_carries_the_ended_bot_s_token_below_a_bot_in_play(
         while True:
             below = procfs.children(parent.pid)
             markers = sorted(str(reaper._marker(pid)) for pid in below)
-            if markers == sorted([live, ended]) and all(_runs(pid, "sleep") for pid in below):
+            if markers == sorted([live, ended]) and all(runs(pid, "sleep") for pid in below):
                 break
             assert time.monotonic() < deadline, "the sleepers did not start"
             time.sleep(0.01)
@@ -75,10 +62,10 @@ def test_the_sweep_kills_what_carries_the_ended_bot_s_token_below_a_bot_in_play(
         assert len(doomed) == len(kept) == 1
         assert reaper.sweep(ended) >= 1  # more if this process has other children
         deadline = time.monotonic() + 5
-        while _alive(doomed[0]):
+        while alive(doomed[0]):
             assert time.monotonic() < deadline, "the ended bot's sleeper survived"
             time.sleep(0.01)
-        assert _alive(kept[0]) and parent.poll() is None
+        assert alive(kept[0]) and parent.poll() is None
     finally:
         reaper.retire(live)
         for pid in procfs.children(parent.pid):
@@ -100,10 +87,10 @@ def test_one_sweep_visits_at_most_sweep_most_processes(monkeypatch: pytest.Monke
     try:
         monkeypatch.setattr(reaper, "SWEEP_MOST", 1)
         assert reaper.sweep(ended) <= 1  # a killed orphan here is reaped by the sweep
-        assert sum(_alive(s.pid) for s in sleepers) >= 1
+        assert sum(alive(s.pid) for s in sleepers) >= 1
         monkeypatch.setattr(reaper, "SWEEP_MOST", 65_536)
         reaper.sweep(ended)
-        assert not any(_alive(s.pid) for s in sleepers)
+        assert not any(alive(s.pid) for s in sleepers)
     finally:
         for sleeper in sleepers:
             sleeper.kill()

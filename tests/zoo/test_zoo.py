@@ -18,18 +18,10 @@ import pytest
 from referee.match.match import Clock, MatchOutcome, run_match
 from referee.match.replay import replay
 from referee.process.spec import BotLimits, BotSpec
+from tests.core.processes import alive
 from tests.core.toygame import GAME
 
 ZOO = Path(__file__).with_name("zoo_bot.py")
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            state = f.read().rsplit(b")", 1)[1].split()[0]
-        return state != b"Z"
-    except FileNotFoundError:
-        return False
 
 
 def run(
